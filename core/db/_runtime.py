@@ -1,0 +1,317 @@
+"""The local Neo4j runtime: a real Neo4j 5.26 Community server assembled from Maven Central.
+
+For machines without a Docker engine. ``docker/neo4j-runtime/pom.xml`` pins the versions; Maven
+copies the jars into a cached NEO4J_HOME (never into the repository). Each *instance* (the default
+one under the hopgraph home, or a throwaway one for tests) has its own conf, data, logs, ports and
+generated password, stored readable by the user only.
+
+Start runs the exact command Neo4j's launcher prints with ``console --dry-run`` as a child process
+in its own session, records its pid, and waits for Bolt. Stop only signals a pid this module
+recorded and whose command line names this instance's configuration directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from hopgraph.errors import DatabaseError, RuntimeSetupError
+
+NEO4J_VERSION = "5.26.19"
+GDS_VERSION = "2.13.9"
+BROWSER_VERSION = "5.24.0"
+DEFAULT_START_TIMEOUT_S = 180.0
+DEFAULT_STOP_TIMEOUT_S = 60.0
+# Servers this process started, so that stop() can reap them (and Popen is not collected live).
+_CHILDREN: dict[int, subprocess.Popen[bytes]] = {}
+_CONF_TEMPLATE = """\
+# Written by hopgraph for this instance; regenerated on every start.
+server.directories.data={data}
+server.directories.logs={logs}
+server.directories.run={run}
+server.directories.import={import_}
+server.directories.plugins={plugins}
+server.default_listen_address=127.0.0.1
+server.bolt.listen_address=127.0.0.1:{bolt_port}
+server.http.listen_address=127.0.0.1:{http_port}
+server.https.enabled=false
+server.bolt.tls_level=DISABLED
+dbms.security.auth_enabled=true
+dbms.security.procedures.unrestricted=apoc.*,gds.*
+dbms.usage_report.enabled=false
+server.memory.heap.initial_size={heap}
+server.memory.heap.max_size={heap}
+server.memory.pagecache.size={pagecache}
+server.jvm.additional=-XX:+UseG1GC
+server.jvm.additional=-Dio.netty.tryReflectionSetAccessible=true
+server.jvm.additional=--add-opens=java.base/java.nio=ALL-UNNAMED
+server.jvm.additional=--add-opens=java.base/java.io=ALL-UNNAMED
+server.jvm.additional=--add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+server.jvm.additional=--enable-native-access=ALL-UNNAMED
+"""
+
+
+def neo4j_home(cache_root: Path) -> Path:
+    """Where the assembled NEO4J_HOME for the pinned versions lives."""
+    return cache_root / f"neo4j-{NEO4J_VERSION}-gds{GDS_VERSION}" / "neo4j-home"
+
+
+def assemble(cache_root: Path, *, quiet: bool = True) -> Path:
+    """Assemble NEO4J_HOME from Maven Central once; later calls return the cached home.
+
+    Raises:
+        RuntimeSetupError: Java or Maven is missing, or an artifact cannot be resolved.
+    """
+    home = neo4j_home(cache_root)
+    if (home / ".complete").exists():
+        return home
+    _require_tool("java", "install OpenJDK 17 or 21 (e.g. apt-get install openjdk-17-jre-headless)")
+    _require_tool("mvn", "install Apache Maven (e.g. apt-get install maven)")
+    home.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix="neo4j-home-", dir=home.parent))
+    pom = resources.files("hopgraph.docker").joinpath("neo4j-runtime/pom.xml")
+    with resources.as_file(pom) as pom_path:
+        cmd = ["mvn", "-B", "-f", str(pom_path), f"-Dhome.dir={staging}",
+               f"-Dproject.build.directory={staging / 'build'}", "package"]
+        if quiet:
+            cmd.insert(1, "-q")
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        shutil.rmtree(staging, ignore_errors=True)
+        missing = [ln for ln in proc.stdout.splitlines() if "Could not" in ln or "ERROR" in ln]
+        detail = missing[0] if missing else proc.stdout[-400:]
+        raise RuntimeSetupError(
+            f"Maven could not assemble Neo4j {NEO4J_VERSION}: {detail.strip()} "
+            "(check network access to Maven Central and the versions pinned in "
+            "docker/neo4j-runtime/pom.xml)"
+        )
+    shutil.rmtree(staging / "build", ignore_errors=True)
+    (staging / "conf").mkdir(exist_ok=True)
+    if home.exists():
+        shutil.rmtree(home)
+    staging.rename(home)
+    (home / ".complete").write_text(f"{NEO4J_VERSION} {GDS_VERSION} {BROWSER_VERSION}\n")
+    return home
+
+
+def _require_tool(name: str, hint: str) -> None:
+    if shutil.which(name) is None:
+        raise RuntimeSetupError(f"'{name}' is not on PATH: {hint}")
+
+
+def port_is_free(port: int) -> bool:
+    """True when nothing listens on 127.0.0.1:port."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port() -> int:
+    """A currently free TCP port on 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class LocalInstance:
+    """One local server: its directories, ports and memory."""
+
+    root: Path
+    cache_root: Path
+    bolt_port: int = 7687
+    http_port: int = 7474
+    heap: str = "1g"
+    pagecache: str = "512m"
+
+    @property
+    def conf_dir(self) -> Path:
+        return self.root / "conf"
+
+    @property
+    def pid_file(self) -> Path:
+        return self.root / "run" / "hopgraph-neo4j.pid"
+
+    @property
+    def password_file(self) -> Path:
+        return self.root / "neo4j-password"
+
+    @property
+    def uri(self) -> str:
+        return f"bolt://127.0.0.1:{self.bolt_port}"
+
+    @property
+    def browser_url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}/browser/"
+
+    @property
+    def console_log(self) -> Path:
+        return self.root / "logs" / "console.log"
+
+    def password(self) -> str:
+        """The generated password, creating it (mode 0600) on first use."""
+        if self.password_file.exists():
+            return self.password_file.read_text().strip()
+        self.root.mkdir(parents=True, exist_ok=True)
+        value = secrets.token_urlsafe(18)
+        fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(value + "\n")
+        return value
+
+    def running_pid(self) -> int | None:
+        """The pid of this instance's server if it is alive and really ours, else None."""
+        try:
+            pid = int(self.pid_file.read_text().strip())
+        except (FileNotFoundError, ValueError):
+            return None
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            return None
+        return pid if f"--config-dir={self.conf_dir}" in cmdline else None
+
+    def start(self, *, timeout_s: float = DEFAULT_START_TIMEOUT_S) -> int:
+        """Assemble if needed, configure, start the server and wait for Bolt; return the pid.
+
+        Raises:
+            RuntimeSetupError: already running, a port is taken, or the server did not come up.
+        """
+        pid = self.running_pid()
+        if pid is not None:
+            raise RuntimeSetupError(
+                f"the local Neo4j is already running (pid {pid}, {self.uri}); "
+                "'hopgraph db stop' stops it"
+            )
+        for port, what in ((self.bolt_port, "Bolt"), (self.http_port, "HTTP")):
+            if not port_is_free(port):
+                raise RuntimeSetupError(
+                    f"port {port} ({what}) is taken by another process; stop it or choose "
+                    "other ports with HOPGRAPH_BOLT_PORT / HOPGRAPH_HTTP_PORT"
+                )
+        home = assemble(self.cache_root)
+        self._write_conf(home)
+        env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(self.conf_dir)}
+        if not (self.root / "data" / "dbms").exists():
+            self._admin(home, env, ["dbms", "set-initial-password", self.password()])
+        command = self._server_command(home, env)
+        self.console_log.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.console_log, "ab") as log:
+            proc = subprocess.Popen(
+                command, cwd=home, env=env, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )
+        _CHILDREN[proc.pid] = proc
+        self.pid_file.parent.mkdir(parents=True, exist_ok=True)
+        self.pid_file.write_text(f"{proc.pid}\n")
+        self._wait_for_bolt(proc, timeout_s)
+        return proc.pid
+
+    def stop(self, *, timeout_s: float = DEFAULT_STOP_TIMEOUT_S) -> bool:
+        """Stop the server this instance started (SIGTERM, clean shutdown); False if none."""
+        pid = self.running_pid()
+        if pid is None:
+            self.pid_file.unlink(missing_ok=True)
+            return False
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if not Path(f"/proc/{pid}").exists() or _is_zombie(pid):
+                break
+            time.sleep(0.2)
+        else:
+            os.kill(pid, signal.SIGKILL)
+        child = _CHILDREN.pop(pid, None)
+        if child is not None:
+            child.wait(timeout=10)
+        else:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+        self.pid_file.unlink(missing_ok=True)
+        return True
+
+    def _write_conf(self, home: Path) -> None:
+        for sub in ("data", "logs", "run", "import", "conf"):
+            (self.root / sub).mkdir(parents=True, exist_ok=True)
+        text = _CONF_TEMPLATE.format(
+            data=self.root / "data", logs=self.root / "logs", run=self.root / "run",
+            import_=self.root / "import", plugins=home / "plugins", bolt_port=self.bolt_port,
+            http_port=self.http_port, heap=self.heap, pagecache=self.pagecache,
+        )
+        (self.conf_dir / "neo4j.conf").write_text(text)
+
+    def _java(self, home: Path, main: str, args: list[str], env: dict[str, str]) -> str:
+        cmd = ["java", "-cp", f"{home}/lib/*", f"-Dbasedir={home}", main, *args]
+        proc = subprocess.run(cmd, cwd=home, env=env, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            raise RuntimeSetupError(
+                f"Neo4j launcher failed ({' '.join(args[:2])}): "
+                f"{(proc.stderr or proc.stdout).strip()[-300:]}"
+            )
+        return proc.stdout
+
+    def _admin(self, home: Path, env: dict[str, str], args: list[str]) -> None:
+        self._java(home, "org.neo4j.server.startup.Neo4jAdminCommand", args, env)
+
+    def _server_command(self, home: Path, env: dict[str, str]) -> list[str]:
+        out = self._java(
+            home, "org.neo4j.server.startup.Neo4jCommand", ["console", "--dry-run"], env
+        )
+        lines = [ln for ln in out.splitlines() if ln.strip()]
+        if not lines:
+            raise RuntimeSetupError("Neo4j launcher printed no server command for --dry-run")
+        return shlex.split(lines[-1])
+
+    def _wait_for_bolt(self, proc: subprocess.Popen[bytes], timeout_s: float) -> None:
+        from hopgraph.db._runner import connect
+
+        deadline = time.monotonic() + timeout_s
+        last: Exception | None = None
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                self.pid_file.unlink(missing_ok=True)
+                raise RuntimeSetupError(
+                    f"Neo4j exited during start-up (code {proc.returncode}); "
+                    f"see {self.console_log}: {_tail(self.console_log)}"
+                )
+            try:
+                connect(self.uri, "neo4j", self.password()).close()
+                return
+            except DatabaseError as e:
+                last = e
+                time.sleep(1.0)
+        raise RuntimeSetupError(
+            f"Neo4j did not answer on {self.uri} within {timeout_s:.0f}s ({last}); "
+            f"see {self.console_log}"
+        )
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _tail(path: Path, lines: int = 3) -> str:
+    try:
+        text = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    errors = [ln for ln in text if "ERROR" in ln or "Caused by" in ln]
+    return " | ".join((errors or text)[-lines:])

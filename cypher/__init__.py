@@ -1,0 +1,152 @@
+"""Every Cypher query of hopgraph, one ``.cypher`` file each, and the registry that loads them.
+
+A file ``cypher/<area>/<verb_noun>.cypher`` starts with a header of ``//`` lines::
+
+    // purpose: Trace validity from seed units to the provisions in force.
+    // mode: read
+    // param seed_ids: list<string> -- ids of the seed units
+    // param as_of: date -- the date at which validity is judged
+    // returns: seed_id, terminal_id, path
+
+The registry is loaded once (:func:`load_registry`) and validated at load time: the header must
+name a purpose, a mode and the returned columns, and the ``$parameters`` used in the body must be
+exactly the declared ones. Queries are addressed as ``"<area>/<name>"``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+from hopgraph.errors import QueryLoadError
+
+__all__ = ["CypherQuery", "QueryRegistry", "load_registry", "parse_query"]
+
+Mode = Literal["read", "write", "schema"]
+_MODES = ("read", "write", "schema")
+_HEADER = re.compile(r"^//\s*(purpose|mode|param|returns)\b:?\s*(.*)$")
+_PARAM_DECL = re.compile(r"^(\w+)\s*:\s*([^-]+?)\s*(?:--\s*(.*))?$")
+_STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_LINE_COMMENT = re.compile(r"//[^\n]*")
+_PARAM_USE = re.compile(r"\$(\w+)")
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class CypherQuery:
+    """One validated query: its text and what its header declares."""
+
+    key: str
+    text: str
+    purpose: str
+    mode: Mode
+    params: Mapping[str, str]
+    returns: tuple[str, ...]
+
+
+def parse_query(key: str, source: str) -> CypherQuery:
+    """Parse and validate one query file.
+
+    Args:
+        key: ``"<area>/<name>"``, used in messages and as the registry key.
+        source: the file's text.
+
+    Raises:
+        QueryLoadError: the header is incomplete or the parameters do not match the body.
+    """
+    purpose = ""
+    mode = ""
+    returns: tuple[str, ...] | None = None
+    params: dict[str, str] = {}
+    body_lines: list[str] = []
+    in_header = True
+    for lineno, line in enumerate(source.splitlines(), start=1):
+        match = _HEADER.match(line.strip()) if in_header else None
+        if match is None:
+            if line.strip() and not line.strip().startswith("//"):
+                in_header = False
+            body_lines.append(line)
+            continue
+        field, value = match.group(1), match.group(2).strip()
+        if field == "purpose":
+            purpose = value
+        elif field == "mode":
+            mode = value
+        elif field == "returns":
+            returns = tuple(c.strip() for c in value.split(",") if c.strip() and c.strip() != "-")
+        else:
+            decl = _PARAM_DECL.match(value)
+            if decl is None:
+                raise QueryLoadError(f"{key}.cypher line {lineno}: bad param line {value!r}")
+            params[decl.group(1)] = decl.group(2).strip()
+    if not purpose:
+        raise QueryLoadError(f"{key}.cypher: header has no '// purpose:' line")
+    if mode not in _MODES:
+        raise QueryLoadError(f"{key}.cypher: '// mode:' must be one of {_MODES}, got {mode!r}")
+    if returns is None:
+        raise QueryLoadError(f"{key}.cypher: header has no '// returns:' line (use '-' for none)")
+    body = "\n".join(body_lines).strip()
+    if not body:
+        raise QueryLoadError(f"{key}.cypher: no query after the header")
+    code = _LINE_COMMENT.sub("", _STRING_LITERAL.sub("''", body))
+    used = set(_PARAM_USE.findall(code))
+    undeclared = sorted(used - params.keys())
+    unused = sorted(params.keys() - used)
+    if undeclared:
+        raise QueryLoadError(f"{key}.cypher: parameters used but not declared: {undeclared}")
+    if unused:
+        raise QueryLoadError(f"{key}.cypher: parameters declared but not used: {unused}")
+    return CypherQuery(
+        key=key, text=body, purpose=purpose, mode=mode,  # type: ignore[arg-type]
+        params=params, returns=returns,
+    )
+
+
+class QueryRegistry(Mapping[str, CypherQuery]):
+    """Read-only mapping ``"<area>/<name>" -> CypherQuery``."""
+
+    def __init__(self, queries: Mapping[str, CypherQuery]) -> None:
+        self._queries = dict(queries)
+
+    def __getitem__(self, key: str) -> CypherQuery:
+        try:
+            return self._queries[key]
+        except KeyError:
+            raise QueryLoadError(f"no query named {key!r} in cypher/") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._queries))
+
+    def __len__(self) -> int:
+        return len(self._queries)
+
+    def check_params(self, key: str, params: Mapping[str, object]) -> None:
+        """Raise QueryLoadError when ``params`` do not match the declared parameters."""
+        query = self[key]
+        missing = sorted(query.params.keys() - params.keys())
+        extra = sorted(params.keys() - query.params.keys())
+        if missing or extra:
+            raise QueryLoadError(f"{key}: missing parameters {missing}, unexpected {extra}")
+
+
+@lru_cache(maxsize=1)
+def load_registry() -> QueryRegistry:
+    """Load and validate every ``.cypher`` file shipped in this package (once per process)."""
+    root = resources.files(__name__)
+    queries: dict[str, CypherQuery] = {}
+    for area in sorted(root.iterdir(), key=lambda p: p.name):
+        if not area.is_dir() or area.name.startswith(("_", ".")):
+            continue
+        for entry in sorted(area.iterdir(), key=lambda p: p.name):
+            if not entry.name.endswith(".cypher"):
+                continue
+            name = entry.name[: -len(".cypher")]
+            if not _NAME.match(name):
+                raise QueryLoadError(f"{area.name}/{entry.name}: file name must be verb_noun")
+            key = f"{area.name}/{name}"
+            queries[key] = parse_query(key, entry.read_text(encoding="utf-8"))
+    return QueryRegistry(queries)

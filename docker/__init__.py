@@ -1,0 +1,1 @@
+"""Container and runtime assets: docker-compose for Neo4j, and the Maven pom of the local runtime."""

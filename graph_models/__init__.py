@@ -1,0 +1,43 @@
+"""neomodel classes for every node and relationship type of hopgraph, and the schema they imply.
+
+The classes document the graph and are the single source of the schema
+(:func:`schema_items`); loaders write with batched Cypher from ``cypher/``, not through neomodel's
+object API.
+"""
+
+from hopgraph.graph_models._biomed import BioEntity, BioRelation, RelationDescription
+from hopgraph.graph_models._legal import (
+    Annex,
+    Article,
+    Chapter,
+    Clause,
+    Document,
+    LegalNode,
+    LegalRelation,
+    LegalUnit,
+    Part,
+    Placeholder,
+    Point,
+    Section,
+    Subsection,
+    UnitVersion,
+    UnresolvedReference,
+)
+from hopgraph.graph_models._schema import SchemaItem, index_name, node_classes, schema_items
+from hopgraph.graph_models._sentence import (
+    Core,
+    Passage,
+    Sentence,
+    SentenceNode,
+    Supplementary,
+    Topic,
+)
+from hopgraph.graph_models._vocab import BioRel, LegalRel, SentenceRel, StructureRel
+
+__all__ = [
+    "Annex", "Article", "BioEntity", "BioRel", "BioRelation", "Chapter", "Clause", "Core",
+    "Document", "LegalNode", "LegalRel", "LegalRelation", "LegalUnit", "Part", "Passage",
+    "Placeholder", "Point", "RelationDescription", "SchemaItem", "Section", "Sentence",
+    "SentenceNode", "SentenceRel", "StructureRel", "Subsection", "Supplementary", "Topic",
+    "UnitVersion", "UnresolvedReference", "index_name", "node_classes", "schema_items",
+]

@@ -1,0 +1,146 @@
+"""Node and relationship classes of the regulations graph (structure-driven regulatory KG).
+
+Every node of this graph carries the label ``LegalNode`` with a unique ``id``; loaders MERGE on
+that label so that a ``Placeholder`` created by a reference turns into the real unit in place.
+Units of every level also carry ``LegalUnit``, which one vector index and one full-text index
+cover. Ids follow ``<document number>:<unit path>``, e.g. ``15/2023/QH15:D5.K2.a``.
+"""
+
+from __future__ import annotations
+
+from neomodel import (
+    ArrayProperty,
+    DateProperty,
+    FloatProperty,
+    FulltextIndex,
+    IntegerProperty,
+    RelationshipFrom,
+    RelationshipTo,
+    StringProperty,
+    StructuredNode,
+    StructuredRel,
+    VectorIndex,
+)
+
+from hopgraph.graph_models._vocab import LegalRel, StructureRel
+
+
+class LegalRelation(StructuredRel):
+    """A legal relation found by a rule: which rule, the matched text, any stated date."""
+
+    method = StringProperty(required=True)
+    evidence = StringProperty()
+    effective_date = DateProperty()
+    origin = StringProperty(default="text")  # "text" or "codification"
+
+
+class LegalNode(StructuredNode):
+    """Anything in the regulations graph that can be the target of a reference."""
+
+    uid = StringProperty(unique_index=True, required=True, db_property="id")
+
+
+class Document(LegalNode):
+    """A legal document: law, decree, circular, decision, consolidated text."""
+
+    number = StringProperty()
+    doc_type = StringProperty()
+    issuer = StringProperty()
+    title = StringProperty()
+    issue_date = DateProperty()
+    effective_date = DateProperty()
+    expiry_date = DateProperty()
+    status = StringProperty()
+    status_external = StringProperty()
+    source_file = StringProperty()
+    source_format = StringProperty()
+
+    contains = RelationshipTo("LegalUnit", StructureRel.CONTAINS.value)
+    based_on = RelationshipTo("Document", LegalRel.BASED_ON.value, model=LegalRelation)
+    guides = RelationshipTo("LegalNode", LegalRel.GUIDES.value, model=LegalRelation)
+    replaces = RelationshipTo("LegalNode", LegalRel.REPLACES.value, model=LegalRelation)
+
+
+class LegalUnit(LegalNode):
+    """A unit of any level; ``text`` is its own wording, ``text_segmented`` the word-segmented copy."""
+
+    doc_id = StringProperty(index=True, required=True)
+    level = StringProperty(required=True)
+    number = StringProperty()
+    path = StringProperty()
+    label = StringProperty()
+    heading = StringProperty()
+    text = StringProperty()
+    text_segmented = StringProperty(
+        fulltext_index=FulltextIndex(analyzer="whitespace", eventually_consistent=False)
+    )
+    embedding = ArrayProperty(
+        FloatProperty(), vector_index=VectorIndex(dimensions=384, similarity_function="cosine")
+    )
+    ordinal = IntegerProperty()
+    valid_from = DateProperty()
+    valid_to = DateProperty()
+    status = StringProperty()
+    citation = StringProperty()
+
+    children = RelationshipTo("LegalUnit", StructureRel.CONTAINS.value)
+    parent = RelationshipFrom("LegalNode", StructureRel.CONTAINS.value)
+    amends = RelationshipTo("LegalNode", LegalRel.AMENDS.value, model=LegalRelation)
+    supplements = RelationshipTo("LegalNode", LegalRel.SUPPLEMENTS.value, model=LegalRelation)
+    replaces = RelationshipTo("LegalNode", LegalRel.REPLACES.value, model=LegalRelation)
+    repeals = RelationshipTo("LegalNode", LegalRel.REPEALS.value, model=LegalRelation)
+    refers_to = RelationshipTo("LegalNode", LegalRel.REFERS_TO.value, model=LegalRelation)
+    guides = RelationshipTo("LegalNode", LegalRel.GUIDES.value, model=LegalRelation)
+    version_of = RelationshipTo("LegalUnit", StructureRel.VERSION_OF.value)
+    unresolved = RelationshipTo("UnresolvedReference", StructureRel.HAS_UNRESOLVED.value)
+
+
+class Part(LegalUnit):
+    """Phần."""
+
+
+class Chapter(LegalUnit):
+    """Chương."""
+
+
+class Section(LegalUnit):
+    """Mục."""
+
+
+class Subsection(LegalUnit):
+    """Tiểu mục."""
+
+
+class Article(LegalUnit):
+    """Điều."""
+
+
+class Clause(LegalUnit):
+    """Khoản."""
+
+
+class Point(LegalUnit):
+    """Điểm."""
+
+
+class Annex(LegalUnit):
+    """Phụ lục / Mẫu."""
+
+
+class UnitVersion(LegalUnit):
+    """New wording of a unit enacted by an amending instruction, valid from its effective date."""
+
+
+class Placeholder(LegalNode):
+    """A referenced unit or document that is not loaded yet; becomes the real node in place."""
+
+    kind = StringProperty()  # "unit" or "document"
+    doc_id = StringProperty()
+
+
+class UnresolvedReference(StructuredNode):
+    """A reference too vague to resolve (``theo quy định của pháp luật về …``); never guessed."""
+
+    uid = StringProperty(unique_index=True, required=True, db_property="id")
+    text = StringProperty()
+    method = StringProperty()

@@ -1,0 +1,1 @@
+"""Parsers and batched writers: legal documents, PrimeKG triplets, sentence graphs."""

@@ -1,0 +1,1 @@
+"""The Python query API: thin typed functions over the queries in ``cypher/``."""
