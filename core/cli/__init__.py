@@ -11,6 +11,7 @@ import sys
 import click
 
 from hopgraph.cli._db import db
+from hopgraph.cli._groups import eval_, load
 from hopgraph.errors import HopgraphError
 from hopgraph.settings import Neo4jSettings, Settings
 
@@ -45,6 +46,9 @@ def cli(ctx: click.Context, uri: str | None, user: str | None, password: str | N
 
 
 cli.add_command(db)
+cli.add_command(load)
+cli.add_command(eval_)
+# Area commands register below, one line each (e.g. load.add_command(legal_load)).
 
 
 def main() -> None:
