@@ -67,8 +67,13 @@ def neo4j_home(cache_root: Path) -> Path:
     return cache_root / f"neo4j-{NEO4J_VERSION}-gds{GDS_VERSION}" / "neo4j-home"
 
 
-def assemble(cache_root: Path, *, quiet: bool = True) -> Path:
+def assemble(cache_root: Path, *, quiet: bool = True, pom: Path | None = None) -> Path:
     """Assemble NEO4J_HOME from Maven Central once; later calls return the cached home.
+
+    Args:
+        cache_root: where assembled homes are cached.
+        quiet: pass ``-q`` to Maven.
+        pom: a packaging pom to use instead of the shipped one (tests, pinned forks).
 
     Raises:
         RuntimeSetupError: Java or Maven is missing, or an artifact cannot be resolved.
@@ -80,8 +85,9 @@ def assemble(cache_root: Path, *, quiet: bool = True) -> Path:
     _require_tool("mvn", "install Apache Maven (e.g. apt-get install maven)")
     home.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix="neo4j-home-", dir=home.parent))
-    pom = resources.files("hopgraph.docker").joinpath("neo4j-runtime/pom.xml")
-    with resources.as_file(pom) as pom_path:
+    shipped = resources.files("hopgraph.docker").joinpath("neo4j-runtime/pom.xml")
+    with resources.as_file(shipped) as shipped_path:
+        pom_path = pom or shipped_path
         cmd = ["mvn", "-B", "-f", str(pom_path), f"-Dhome.dir={staging}",
                f"-Dproject.build.directory={staging / 'build'}", "package"]
         if quiet:

@@ -1,0 +1,61 @@
+"""The Cypher registry: header parsing and load-time validation."""
+
+from __future__ import annotations
+
+import pytest
+
+from hopgraph.cypher import load_registry, parse_query
+from hopgraph.errors import QueryLoadError
+
+GOOD = """\
+// purpose: Find units by id.
+// mode: read
+// param ids: list<string> -- unit ids
+// param limit: int -- at most this many
+// returns: id, text
+MATCH (u:LegalUnit) WHERE u.id IN $ids
+RETURN u.id AS id, u.text AS text LIMIT $limit
+"""
+
+
+def test_parses_header_and_body() -> None:
+    q = parse_query("legal/find_units", GOOD)
+    assert q.purpose == "Find units by id."
+    assert q.mode == "read"
+    assert dict(q.params) == {"ids": "list<string>", "limit": "int"}
+    assert q.returns == ("id", "text")
+    assert q.text.startswith("MATCH")
+
+
+def test_undeclared_parameter_is_rejected() -> None:
+    src = GOOD.replace("LIMIT $limit", "LIMIT $limit SKIP $offset")
+    with pytest.raises(QueryLoadError, match=r"used but not declared: \['offset'\]"):
+        parse_query("legal/find_units", src)
+
+
+def test_unused_declared_parameter_is_rejected() -> None:
+    src = GOOD.replace("// returns:", "// param extra: int -- never used\n// returns:")
+    with pytest.raises(QueryLoadError, match=r"declared but not used: \['extra'\]"):
+        parse_query("legal/find_units", src)
+
+
+def test_dollar_inside_string_or_comment_is_not_a_parameter() -> None:
+    src = GOOD.replace("RETURN u.id", "// costs $5\nRETURN '$notaparam' AS s, u.id")
+    assert set(parse_query("legal/find_units", src).params) == {"ids", "limit"}
+
+
+@pytest.mark.parametrize("missing", ["// purpose:", "// mode:", "// returns:"])
+def test_incomplete_header_is_rejected(missing: str) -> None:
+    src = "\n".join(ln for ln in GOOD.splitlines() if not ln.startswith(missing))
+    with pytest.raises(QueryLoadError):
+        parse_query("legal/find_units", src)
+
+
+def test_shipped_registry_loads_and_checks_params() -> None:
+    registry = load_registry()
+    assert "admin/count_nodes" in registry
+    registry.check_params("admin/count_nodes", {})
+    with pytest.raises(QueryLoadError, match="unexpected"):
+        registry.check_params("admin/count_nodes", {"x": 1})
+    with pytest.raises(QueryLoadError, match="no query named"):
+        registry["admin/nope"]
