@@ -1,0 +1,214 @@
+"""Typed results of legal retrieval: filters, configuration, provenance, chains, context items.
+
+These are plain dataclasses (house style: pydantic only at trust boundaries). The retriever in
+``_legal.py`` builds them from the rows of the ``cypher/legal`` queries; agents and the CLI read
+them. Every :class:`ContextItem` carries the path that justifies its presence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from typing import Any, Literal
+
+Role = Literal["seed", "successor", "reference", "provenance"]
+Fusion = Literal["linear", "rrf"]
+
+DEFAULT_K = 10
+DEFAULT_LAMBDA = 0.5
+DEFAULT_CANDIDATES = 50
+DEFAULT_RRF_K = 60
+DEFAULT_MAX_ITEMS = 40
+DEFAULT_MAX_CHARS = 24_000
+DEFAULT_MAX_CHAIN_DEPTH = 6
+DEFAULT_MAX_REFERENCES = 3
+MAX_QUESTION_CHARS = 2_000
+
+
+@dataclass(frozen=True)
+class RetrievalFilters:
+    """Restrictions applied to seed candidates before fusion. Empty tuples mean no restriction.
+
+    Attributes:
+        doc_types: document types (``Luật``, ``Nghị định`` …), matched case-insensitively.
+        issuers: issuing bodies, matched case-insensitively.
+        doc_ids: document ids (``25/2008/QH12``).
+    """
+
+    doc_types: tuple[str, ...] = ()
+    issuers: tuple[str, ...] = ()
+    doc_ids: tuple[str, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        """True when any restriction is set."""
+        return bool(self.doc_types or self.issuers or self.doc_ids)
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    """Tuning of :class:`~hopgraph.retrieval.LegalRetriever`; named defaults above.
+
+    Attributes:
+        fusion: ``"linear"`` (``lam·dense + (1−lam)·sparse`` after per-query min-max) or ``"rrf"``.
+        lam: weight of the dense score in linear fusion.
+        candidates: candidates taken from each index before fusion.
+        rrf_k: the constant of reciprocal rank fusion.
+        rerank: re-rank fused candidates with structural signals (document and unit mentions in
+            the question, headings); ``False`` gives flat hybrid retrieval.
+        propagate: trace validity and expand references; ``False`` returns seeds only.
+        max_items: most context items returned.
+        max_chars: most characters of unit text over all items.
+        max_chain_depth: longest AMENDS/REPLACES/SUPPLEMENTS chain followed; longer is reported.
+        max_references: most REFERS_TO targets added per seed or successor.
+    """
+
+    fusion: Fusion = "linear"
+    lam: float = DEFAULT_LAMBDA
+    candidates: int = DEFAULT_CANDIDATES
+    rrf_k: int = DEFAULT_RRF_K
+    rerank: bool = True
+    propagate: bool = True
+    max_items: int = DEFAULT_MAX_ITEMS
+    max_chars: int = DEFAULT_MAX_CHARS
+    max_chain_depth: int = DEFAULT_MAX_CHAIN_DEPTH
+    max_references: int = DEFAULT_MAX_REFERENCES
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a unit comes from: its document and its position, for a citation string."""
+
+    doc_id: str
+    number: str | None
+    doc_type: str | None
+    title: str | None
+    issuer: str | None
+    issue_date: date | None
+    effective_date: date | None
+    expiry_date: date | None
+    status: str | None
+    position: str
+    citation: str
+
+
+@dataclass(frozen=True)
+class ChainStep:
+    """One edge of a justification path.
+
+    ``relation`` is the edge type (AMENDS, REPLACES, SUPPLEMENTS, REPEALS, REFERS_TO, VERSION_OF,
+    CONTAINS). ``source_id``/``target_id`` follow the stored direction, e.g. for AMENDS the
+    amending instruction and the amended unit. ``in_force`` tells whether the change had taken
+    effect at the as-of date.
+    """
+
+    relation: str
+    source_id: str
+    target_id: str
+    source_citation: str | None = None
+    effective_date: date | None = None
+    method: str | None = None
+    evidence: str | None = None
+    in_force: bool = True
+
+    def describe(self) -> str:
+        """A one-line reading, e.g. ``amended by khoản 1 Điều 1 Luật 46/2014/QH13, effective 2015-01-01``."""
+        verb = {
+            "AMENDS": "amended by",
+            "REPLACES": "replaced by",
+            "SUPPLEMENTS": "supplemented by",
+            "REPEALS": "repealed by",
+            "REFERS_TO": "referred to by",
+            "VERSION_OF": "new wording of",
+            "CONTAINS": "contained in",
+        }.get(self.relation, self.relation.lower())
+        text = f"{verb} {self.source_citation or self.source_id}"
+        if self.effective_date is not None:
+            text += f", effective {self.effective_date.isoformat()}"
+        if not self.in_force:
+            text += " (not yet in force)"
+        return text
+
+
+@dataclass(frozen=True)
+class ContextItem:
+    """One piece of evidence in the context set C(q).
+
+    Attributes:
+        node_id: the unit's id (``<doc-id>:<path>`` or ``<unit id>@<amending doc id>``).
+        text: the unit's wording (for a version: the new wording).
+        citation: a citation string (``khoản 1 Điều 12 Luật 25/2008/QH12``).
+        role: ``seed`` (found by search), ``successor`` (the wording in force that replaces or
+            amends a seed), ``reference`` (one REFERS_TO hop), ``provenance`` (structure context).
+        scores: ``dense``, ``sparse``, ``fused``, ``rerank`` … as available.
+        path: the edges from the seed to this item; empty for a seed.
+        valid_from / valid_to: the unit's validity interval, where known.
+        applicable: whether this wording is in force at the as-of date.
+        validity_note: human reading of the validity judgement.
+        provenance: document and position.
+        seed_id: the seed this item was reached from (itself for a seed).
+        rank: 1-based order in the context.
+    """
+
+    node_id: str
+    text: str
+    citation: str
+    role: Role
+    scores: dict[str, float]
+    path: list[ChainStep]
+    valid_from: date | None
+    valid_to: date | None
+    applicable: bool
+    validity_note: str
+    provenance: Provenance
+    seed_id: str
+    rank: int = 0
+
+
+@dataclass(frozen=True)
+class LegalContext:
+    """The answer of :meth:`LegalRetriever.retrieve`: a bounded, ordered context set.
+
+    Attributes:
+        question: the question as given.
+        as_of: the date validity was judged at.
+        items: ordered context items (seeds with their successors and references).
+        seeds: the seed ids in rank order.
+        reason_if_empty: why ``items`` is empty (``None`` otherwise).
+        round_trips: database round trips spent.
+        latency_ms: wall time of the whole call.
+        truncated: items or characters were cut to the bounds.
+        warnings: chains cut at the depth bound, cycles found, filters that matched nothing.
+    """
+
+    question: str
+    as_of: date
+    items: list[ContextItem]
+    seeds: list[str]
+    reason_if_empty: str | None
+    round_trips: int
+    latency_ms: float
+    truncated: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+    def applicable_items(self) -> list[ContextItem]:
+        """Items whose wording is in force at ``as_of``."""
+        return [i for i in self.items if i.applicable]
+
+    def ranked_unit_ids(self) -> list[str]:
+        """Unit ids for evaluation: seeds in rank order (versions mapped to their base unit)."""
+        return [s.split("@", 1)[0] for s in self.seeds]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (dates as ISO strings)."""
+        return _jsonable(asdict(self))
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
