@@ -60,7 +60,8 @@ def main() -> None:
         f"Neo4j {NEO4J_VERSION} Community + APOC + OpenGDS, assembled from Maven Central. "
         f"Machine: {platform.machine()}, {os.cpu_count()} cores. Maven repository: "
         f"{'~/.m2 (warm)' if args.keep_maven_cache else 'empty (cold download)'}. "
-        f"Recorded {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
+        f"Recorded {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; 1-minute load average "
+        f"at the end {os.getloadavg()[0]:.1f} (other work on the machine inflates these times).",
         "",
         "| step | seconds |",
         "| --- | ---: |",
