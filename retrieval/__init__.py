@@ -1,5 +1,6 @@
 """The Python query API: thin typed functions over the queries in ``cypher/``."""
 
+from hopgraph.retrieval._legal import LegalRetriever
 from hopgraph.retrieval._legal_types import (
     ChainStep,
     ContextItem,
@@ -11,6 +12,6 @@ from hopgraph.retrieval._legal_types import (
 )
 
 __all__ = [
-    "ChainStep", "ContextItem", "LegalContext", "Provenance", "RetrievalConfig",
+    "ChainStep", "ContextItem", "LegalContext", "LegalRetriever", "Provenance", "RetrievalConfig",
     "RetrievalFilters", "Role",
 ]

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 Role = Literal["seed", "successor", "reference", "provenance"]
 Fusion = Literal["linear", "rrf"]
+Granularity = Literal["unit", "article"]
 
 DEFAULT_K = 10
 DEFAULT_LAMBDA = 0.5
@@ -54,6 +55,8 @@ class RetrievalConfig:
         lam: weight of the dense score in linear fusion.
         candidates: candidates taken from each index before fusion.
         rrf_k: the constant of reciprocal rank fusion.
+        granularity: ``"unit"`` ranks every unit level as found; ``"article"`` scores each hit as
+            its containing Article (an article ranked by its best clause or chunk).
         rerank: re-rank fused candidates with structural signals (document and unit mentions in
             the question, headings); ``False`` gives flat hybrid retrieval.
         propagate: trace validity and expand references; ``False`` returns seeds only.
@@ -67,6 +70,7 @@ class RetrievalConfig:
     lam: float = DEFAULT_LAMBDA
     candidates: int = DEFAULT_CANDIDATES
     rrf_k: int = DEFAULT_RRF_K
+    granularity: Granularity = "unit"
     rerank: bool = True
     propagate: bool = True
     max_items: int = DEFAULT_MAX_ITEMS

@@ -1,0 +1,232 @@
+"""Legal retrieval: seeded hybrid search, validity tracing, references and provenance.
+
+:class:`LegalRetriever` runs two registered queries, one round trip each:
+
+1. ``legal/search_units_hybrid`` — dense and lexical candidates, filtered (document, as-of date)
+   before fusion, fused in Cypher;
+2. ``legal/expand_context`` — from the chosen seeds: validity tracing along AMENDS / REPLACES /
+   SUPPLEMENTS / REPEALS chains to the wording in force at the as-of date, one REFERS_TO hop,
+   and provenance of every unit involved.
+
+Between the two, the fused candidates are re-ranked with the question's own mentions (document
+numbers and titles, article numbers) and heading overlap. Python only assembles and bounds the
+context; it never walks the graph.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import Any
+
+from hopgraph.agents import Embedder
+from hopgraph.db import QueryRunner
+from hopgraph.errors import RetrievalError
+from hopgraph.retrieval._legal_context import assemble_context
+from hopgraph.retrieval._legal_query import (
+    PreparedQuery,
+    fold,
+    parse_as_of,
+    parse_filters,
+    prepare_question,
+    segment,
+)
+from hopgraph.retrieval._legal_types import (
+    DEFAULT_K,
+    LegalContext,
+    RetrievalConfig,
+    RetrievalFilters,
+)
+
+SEARCH_QUERY = "legal/search_units_hybrid"
+EXPAND_QUERY = "legal/expand_context"
+MAX_K = 100
+HARD_MAX_CHAIN_DEPTH = 10  # the literal bound of the variable-length pattern in expand_context
+SPARSE_POOL_FACTOR = 4
+W_DOC_MENTION = 0.15
+W_ARTICLE_MENTION = 0.3
+W_HEADING = 0.15
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One fused seed candidate from the search query, with its re-rank score."""
+
+    id: str
+    doc_id: str
+    scores: dict[str, float]
+    score: float
+    heading: str | None = None
+    doc_title: str | None = None
+    doc_number: str | None = None
+
+
+class LegalRetriever:
+    """Graph-aware retrieval over the regulations graph.
+
+    Args:
+        runner: executes the registered queries (never built here).
+        embedder: embeds the question (E5 query side for Vietnamese).
+        config: tuning; defaults from :class:`RetrievalConfig`.
+        today: returns the default as-of date (injectable for tests).
+    """
+
+    def __init__(
+        self,
+        runner: QueryRunner,
+        embedder: Embedder,
+        *,
+        config: RetrievalConfig | None = None,
+        today: Callable[[], date] = date.today,
+    ) -> None:
+        self.runner = runner
+        self.embedder = embedder
+        self.config = config or RetrievalConfig()
+        self._today = today
+
+    def retrieve(
+        self,
+        question: str,
+        *,
+        k: int = DEFAULT_K,
+        as_of: date | str | None = None,
+        filters: RetrievalFilters | Mapping[str, Any] | None = None,
+        config: RetrievalConfig | None = None,
+    ) -> LegalContext:
+        """Return the bounded, legally valid context set for ``question``.
+
+        Args:
+            question: the question (Vietnamese), at most ``MAX_QUESTION_CHARS`` characters.
+            k: number of seeds (1..100).
+            as_of: date validity is judged at (``date`` or ``YYYY-MM-DD``); today by default.
+            filters: document types, issuers, document ids; applied before fusion.
+            config: overrides the retriever's configuration for this call.
+
+        Returns:
+            A :class:`LegalContext`; empty items come with ``reason_if_empty``.
+
+        Raises:
+            RetrievalError: empty or over-long question, bad ``k``, bad date, unknown filter.
+            DatabaseError: the server failed.
+        """
+        started = time.perf_counter()
+        cfg = config or self.config
+        if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_K:
+            raise RetrievalError(f"k must be an integer between 1 and {MAX_K}, got {k!r}")
+        prepared = prepare_question(question)
+        day = parse_as_of(as_of, self._today())
+        flt = parse_filters(filters)
+        vector = self.embedder.embed_query(prepared.question)
+        candidates = self.search(prepared, vector, day, flt, cfg)
+        round_trips = 1
+        if not candidates:
+            reason = "no legal unit matched the question"
+            reason += " and filters" if flt.active else " (is the regulations graph loaded?)"
+            return LegalContext(prepared.question, day, [], [], reason, round_trips,
+                                _ms(started))
+        ranked = self.rerank(prepared, candidates) if cfg.rerank else candidates
+        seeds = ranked[:k]
+        if not cfg.propagate:
+            rows = self.runner.read(
+                EXPAND_QUERY, seed_ids=[c.id for c in seeds], as_of=day, max_depth=0, max_refs=0
+            )
+        else:
+            rows = self.runner.read(
+                EXPAND_QUERY,
+                seed_ids=[c.id for c in seeds],
+                as_of=day,
+                max_depth=max(1, min(cfg.max_chain_depth, HARD_MAX_CHAIN_DEPTH)),
+                max_refs=max(0, cfg.max_references),
+            )
+        round_trips += 1
+        items, warnings, truncated = assemble_context(
+            seeds, rows[0] if rows else {"seeds": [], "units": []}, day, cfg
+        )
+        return LegalContext(
+            question=prepared.question,
+            as_of=day,
+            items=items,
+            seeds=[c.id for c in seeds],
+            reason_if_empty=None if items else "seeds were found but none could be read back",
+            round_trips=round_trips,
+            latency_ms=_ms(started),
+            truncated=truncated,
+            warnings=warnings,
+        )
+
+    def search(
+        self,
+        prepared: PreparedQuery,
+        vector: Sequence[float],
+        as_of: date,
+        filters: RetrievalFilters,
+        cfg: RetrievalConfig,
+    ) -> list[Candidate]:
+        """Run the seed query (one round trip) and return fused candidates, best first."""
+        if cfg.fusion not in ("linear", "rrf"):
+            raise RetrievalError(f"fusion must be 'linear' or 'rrf', got {cfg.fusion!r}")
+        if not 0.0 <= cfg.lam <= 1.0:
+            raise RetrievalError(f"lambda must lie in [0, 1], got {cfg.lam}")
+        rows = self.runner.read(
+            SEARCH_QUERY,
+            vector=list(vector),
+            query=prepared.lucene or "none",
+            use_sparse=bool(prepared.lucene) and cfg.lam < 1.0,
+            candidates=cfg.candidates,
+            sparse_pool=cfg.candidates * (SPARSE_POOL_FACTOR if filters.active else 1),
+            has_filter=filters.active,
+            doc_ids=list(filters.doc_ids),
+            doc_types=[fold(t) for t in filters.doc_types],
+            issuers=[fold(i) for i in filters.issuers],
+            as_of=as_of,
+            fusion=cfg.fusion,
+            lam=cfg.lam if prepared.lucene else 1.0,
+            rrf_k=cfg.rrf_k,
+            to_article=cfg.granularity == "article",
+        )
+        out = []
+        for r in rows:
+            scores = {
+                key: float(r[key])
+                for key in ("dense", "sparse", "dense_norm", "sparse_norm", "fused")
+                if r.get(key) is not None
+            }
+            out.append(Candidate(r["id"], r["doc_id"], scores, float(r["fused"]), r.get("heading"),
+                                 r.get("doc_title"), r.get("doc_number")))
+        return out
+
+    def rerank(self, prepared: PreparedQuery, candidates: list[Candidate]) -> list[Candidate]:
+        """Add structural evidence to the fused score: the question's own document and article
+        mentions and the overlap of the unit's heading with the question."""
+        q_fold = fold(prepared.question)
+        q_terms = {t.lower() for t in prepared.terms}
+        scored = []
+        for c in candidates:
+            doc_hit = _doc_mentioned(c, q_fold, prepared.doc_numbers)
+            number = c.id.rsplit(":D", 1)[-1].split(".", 1)[0].lower() if ":D" in c.id else ""
+            art_hit = 1.0 if doc_hit and number and number in prepared.articles else 0.0
+            overlap = _overlap(c.heading, q_terms) if c.heading else 0.0
+            bonus = W_DOC_MENTION * doc_hit + W_ARTICLE_MENTION * art_hit + W_HEADING * overlap
+            scores = dict(c.scores)
+            scores["rerank"] = c.score + bonus
+            scored.append(replace(c, scores=scores, score=c.score + bonus))
+        scored.sort(key=lambda c: (-c.score, c.id))
+        return scored
+
+
+def _doc_mentioned(c: Candidate, q_fold: str, numbers: tuple[str, ...]) -> float:
+    if c.doc_number and any(fold(c.doc_number) == fold(n) for n in numbers):
+        return 1.0
+    title = fold(c.doc_title or "")
+    return 1.0 if len(title) >= 8 and title in q_fold else 0.0
+
+
+def _overlap(heading: str, q_terms: set[str]) -> float:
+    words = {t.lower() for t in segment(heading).split() if any(ch.isalnum() for ch in t)}
+    return len(words & q_terms) / len(words) if words else 0.0
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000.0, 3)

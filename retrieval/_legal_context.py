@@ -1,0 +1,240 @@
+"""Context assembly for legal retrieval: turns the rows of ``legal/expand_context`` into ordered,
+bounded :class:`ContextItem` lists with roles, validity notes, paths and provenance."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from hopgraph.retrieval._legal_types import (
+    ChainStep,
+    ContextItem,
+    Provenance,
+    RetrievalConfig,
+    Role,
+)
+
+if TYPE_CHECKING:
+    from hopgraph.retrieval._legal import Candidate
+
+_LEVEL_WORDS = {
+    "Part": "Phần", "Chapter": "Chương", "Section": "Mục", "Subsection": "Tiểu mục",
+    "Article": "Điều", "Clause": "khoản", "Point": "điểm", "Annex": "Phụ lục",
+}
+_PATH_WORDS = {"P": "Phần", "C": "Chương", "M": "Mục", "T": "Tiểu mục", "D": "Điều", "K": "khoản"}
+_ABOVE_ARTICLE = ("Part", "Chapter", "Section", "Subsection")
+
+
+def assemble_context(
+    seeds: Sequence[Candidate], row: Mapping[str, Any], as_of: date, cfg: RetrievalConfig
+) -> tuple[list[ContextItem], list[str], bool]:
+    """Build the ordered, bounded context items.
+
+    Returns:
+        (items, warnings, truncated)
+    """
+    units: dict[str, Mapping[str, Any]] = {u["id"]: u for u in row.get("units") or []}
+    by_seed = {s["seed_id"]: s for s in row.get("seeds") or []}
+    items: list[ContextItem] = []
+    seen: set[str] = set()
+    warnings: list[str] = []
+    chars = 0
+    truncated = False
+
+    def add(item: ContextItem) -> None:
+        nonlocal chars, truncated
+        if item.node_id in seen:
+            return
+        if len(items) >= cfg.max_items or chars + len(item.text) > cfg.max_chars:
+            truncated = True
+            return
+        seen.add(item.node_id)
+        chars += len(item.text)
+        items.append(ContextItem(**{**item.__dict__, "rank": len(items) + 1}))
+
+    for cand in seeds:
+        info = by_seed.get(cand.id)
+        unit = units.get(cand.id)
+        if info is None or unit is None:
+            warnings.append(f"seed {cand.id} could not be read back")
+            continue
+        applicable_id = info.get("applicable_id")
+        events = info.get("events") or []
+        decisive = info.get("decisive")
+        if info.get("cycles"):
+            warnings.append(
+                f"change chain of {info['base_id']} contains a cycle; "
+                f"{info['cycles']} cyclic path(s) ignored"
+            )
+        for e in events:
+            if e.get("cut"):
+                warnings.append(
+                    f"change chain of {info['base_id']} is longer than {cfg.max_chain_depth} "
+                    f"steps; cut at {e['steps'][-1]['source_id']}"
+                )
+        seed_applicable = applicable_id == cand.id
+        add(_item(unit, "seed", cand.id, dict(cand.scores), [], seed_applicable,
+                  _seed_note(unit, info, as_of, seed_applicable, units)))
+        follow_score = {"seed": cand.score}
+        if applicable_id and applicable_id != cand.id and applicable_id in units:
+            path = [_step(s, as_of) for s in (decisive or {}).get("steps", [])]
+            succ = units[applicable_id]
+            if succ.get("is_version") and succ.get("anchor_id"):
+                path.append(ChainStep("VERSION_OF", applicable_id, succ["anchor_id"],
+                                      effective_date=succ.get("valid_from")))
+            note = f"in force at {as_of.isoformat()}"
+            if path:
+                note += "; " + "; ".join(s.describe() for s in path if s.relation != "VERSION_OF")
+            add(_item(succ, "successor", cand.id, follow_score, path, True, note))
+        parent = _containing_article(unit)
+        if parent is not None and unit.get("level") not in ("Article", *_ABOVE_ARTICLE):
+            add(parent)
+        for ref in sorted(info.get("references") or [], key=lambda r: (r["from_id"], r["target_id"])):
+            target = units.get(ref["target_id"])
+            if target is None:
+                continue
+            ok = _valid_at(target, as_of)
+            step = ChainStep("REFERS_TO", ref["from_id"], ref["target_id"],
+                             source_citation=units.get(ref["from_id"], {}).get("citation"),
+                             method=ref.get("method"), evidence=ref.get("evidence"))
+            note = ("referenced provision, in force" if ok else
+                    "referenced provision, not in force at " + as_of.isoformat())
+            add(_item(target, "reference", cand.id, follow_score, [step], ok, note))
+    # Parent items were built without seed context; fill them in with the owning seed.
+    return items, list(dict.fromkeys(warnings)), truncated
+
+
+def _containing_article(unit: Mapping[str, Any]) -> ContextItem | None:
+    for pos in reversed(unit.get("position") or []):
+        if pos.get("level") == "Article" and pos.get("id"):
+            doc = unit.get("doc") or {}
+            label = pos.get("label") or f"Điều {pos.get('number')}"
+            text = f"{label}. {pos.get('heading') or ''}".strip(". ")
+            prov_unit = {**unit, "id": pos["id"], "level": "Article", "number": pos.get("number"),
+                         "citation": None, "path": None,
+                         "position": [p for p in unit.get("position") or []
+                                      if p.get("level") != "Clause" and p.get("level") != "Point"],
+                         "doc": doc}
+            step = ChainStep("CONTAINS", pos["id"], unit["id"])
+            return _item(prov_unit, "provenance", unit["id"], {}, [step],
+                         _valid_at(unit, None), "structure: the article containing the seed",
+                         text=text)
+    return None
+
+
+def _item(
+    unit: Mapping[str, Any], role: Role, seed_id: str, scores: dict[str, float],
+    path: list[ChainStep], applicable: bool, note: str, *, text: str | None = None,
+) -> ContextItem:
+    prov = provenance_of(unit)
+    return ContextItem(
+        node_id=unit["id"], text=text if text is not None else (unit.get("text") or ""),
+        citation=prov.citation, role=role, scores=scores, path=path,
+        valid_from=unit.get("valid_from"), valid_to=unit.get("valid_to"),
+        applicable=applicable, validity_note=note, provenance=prov, seed_id=seed_id,
+    )
+
+
+def _step(s: Mapping[str, Any], as_of: date) -> ChainStep:
+    eff = s.get("effective_date")
+    return ChainStep(
+        relation=s["relation"], source_id=s["source_id"], target_id=s["target_id"],
+        source_citation=s.get("source_citation"), effective_date=eff, method=s.get("method"),
+        evidence=s.get("evidence"), in_force=eff is None or eff <= as_of,
+    )
+
+
+def _valid_at(unit: Mapping[str, Any], as_of: date | None) -> bool:
+    if as_of is None:
+        return True
+    vf, vt = unit.get("valid_from"), unit.get("valid_to")
+    return (vf is None or vf <= as_of) and (vt is None or vt > as_of)
+
+
+def _seed_note(unit: Mapping[str, Any], info: Mapping[str, Any], as_of: date, applicable: bool,
+               units: Mapping[str, Mapping[str, Any]]) -> str:
+    day = as_of.isoformat()
+    decisive = info.get("decisive")
+    pending = [e for e in info.get("events") or [] if not e.get("in_force") and not e.get("cycle")]
+    parts: list[str] = []
+    if applicable:
+        parts.append(f"in force at {day}")
+    elif decisive is not None and decisive.get("kind") == "REPEALS":
+        steps = [_step(s, as_of) for s in decisive.get("steps", [])]
+        parts.append(f"not applicable at {day}: " + "; ".join(s.describe() for s in steps))
+    elif info.get("doc_replaced"):
+        rep = info["doc_replaced"][0]
+        eff = rep.get("effective")
+        parts.append(f"not applicable at {day}: document replaced by {rep.get('number') or rep['doc_id']}"
+                     + (f", effective {eff.isoformat()}" if eff else ""))
+    elif info.get("applicable_id"):
+        succ = units.get(info["applicable_id"], {})
+        steps = [_step(s, as_of) for s in (decisive or {}).get("steps", [])]
+        reading = "; ".join(s.describe() for s in steps)
+        parts.append(f"superseded at {day}: {reading}; applicable wording: "
+                     f"{succ.get('citation') or info['applicable_id']}")
+    elif unit.get("valid_from") is not None and unit["valid_from"] > as_of:
+        parts.append(f"not yet in force at {day} (valid from {unit['valid_from'].isoformat()})")
+    elif unit.get("valid_to") is not None and unit["valid_to"] <= as_of:
+        parts.append(f"no longer in force at {day} (valid to {unit['valid_to'].isoformat()})")
+    else:
+        parts.append(f"not applicable at {day}")
+    for e in pending:
+        steps = [_step(s, as_of) for s in e.get("steps", [])]
+        if steps:
+            parts.append("pending: " + steps[-1].describe())
+    return "; ".join(parts)
+
+
+def provenance_of(unit: Mapping[str, Any]) -> Provenance:
+    """Document fields and position of a unit row (from ``expand_context``)."""
+    doc = unit.get("doc") or {}
+    position = _position(unit)
+    doc_name = " ".join(x for x in (doc.get("doc_type"), doc.get("number") or unit.get("doc_id"))
+                        if x)
+    if doc.get("number") and doc.get("title") and doc.get("number") == doc.get("title"):
+        doc_name = doc["title"]
+    citation = unit.get("citation") or _citation(unit, doc_name)
+    if unit.get("is_version"):
+        amending = str(unit["id"]).split("@", 1)[-1]
+        if "@" in str(unit["id"]) and amending not in citation:
+            citation += f" (wording enacted by {amending})"
+    return Provenance(
+        doc_id=unit.get("doc_id") or doc.get("id") or "",
+        number=doc.get("number"), doc_type=doc.get("doc_type"), title=doc.get("title"),
+        issuer=doc.get("issuer"), issue_date=doc.get("issue_date"),
+        effective_date=doc.get("effective_date"), expiry_date=doc.get("expiry_date"),
+        status=doc.get("status"), position=position, citation=citation,
+    )
+
+
+def _position(unit: Mapping[str, Any]) -> str:
+    pos = unit.get("position") or []
+    if pos:
+        return " › ".join(
+            p.get("label") or f"{_LEVEL_WORDS.get(p.get('level') or '', p.get('level') or '')} "
+            f"{p.get('number') or ''}".strip()
+            for p in pos
+        )
+    return " › ".join(_path_parts(unit.get("path") or ""))
+
+
+def _path_parts(path: str) -> list[str]:
+    parts = []
+    for seg in path.split("."):
+        if not seg:
+            continue
+        head = seg[0]
+        if (head in _PATH_WORDS and len(seg) > 1 and seg[1].isdigit()) or seg[:1] in ("P", "C"):
+            parts.append(f"{_PATH_WORDS.get(head, head)} {seg[1:]}")
+        else:
+            parts.append(f"điểm {seg}")
+    return parts
+
+
+def _citation(unit: Mapping[str, Any], doc_name: str) -> str:
+    parts = list(reversed(_path_parts(unit.get("path") or "")))
+    parts = [p for p in parts if not p.startswith(("Chương", "Phần", "Mục", "Tiểu mục"))]
+    body = " ".join(parts) or f"{_LEVEL_WORDS.get(unit.get('level') or '', '')} {unit.get('number') or ''}".strip()
+    return f"{body} {doc_name}".strip()

@@ -1,0 +1,110 @@
+"""Typed retrieval over the sentence graph: thin functions over ``cypher/sentence/*.cypher``.
+
+Each function runs one registered query and maps its rows to a frozen dataclass. The path
+expansion hop (:func:`expand_frontier`) does its neighbour selection in Cypher; callers only
+decide which returned nodes to keep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hopgraph.db import QueryRunner
+from hopgraph.errors import RetrievalError
+
+DEFAULT_ANCHOR_K = 20
+
+
+@dataclass(frozen=True)
+class SentenceHit:
+    """A sentence returned by vector search."""
+
+    id: str
+    passage_id: str
+    position: int
+    role: str
+    text: str
+    score: float
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A node reached in one hop from ``source``, with the edge that reached it."""
+
+    source: str
+    id: str
+    kind: str  # 'topic', 'core' or 'supplementary'
+    passage_id: str | None
+    position: int | None
+    text: str
+    edge: str
+    relation: str | None
+    method: str | None
+    similarity: float
+
+
+@dataclass(frozen=True)
+class PassageHit:
+    """A passage returned by vector search, with its sentence ids in order."""
+
+    id: str
+    title: str
+    text: str
+    score: float
+    sentence_ids: tuple[str, ...]
+
+
+def _check_k(k: int) -> None:
+    if k < 1:
+        raise RetrievalError(f"k must be at least 1, got {k}")
+
+
+def find_anchor_sentences(runner: QueryRunner, embedding: Sequence[float], k: int = DEFAULT_ANCHOR_K) -> list[SentenceHit]:
+    """Top-``k`` sentences by cosine similarity (candidate anchors; also the sentence RO baseline).
+
+    Raises:
+        RetrievalError: ``k`` < 1.
+    """
+    _check_k(k)
+    rows = runner.read("sentence/find_anchor_sentences", embedding=list(embedding), k=k)
+    return [SentenceHit(r["id"], r["passage_id"], int(r["position"]), r["role"] or "", r["text"],
+                        float(r["score"])) for r in rows]
+
+
+def expand_frontier(
+    runner: QueryRunner,
+    frontier: Sequence[str],
+    embedding: Sequence[float],
+    *,
+    visited: Sequence[str],
+    beam: int,
+) -> list[Neighbour]:
+    """One breadth-first hop: up to ``beam`` unvisited neighbours per frontier node, best first."""
+    if not frontier:
+        return []
+    _check_k(beam)
+    rows = runner.read("sentence/expand_frontier", frontier=list(frontier), visited=list(visited),
+                       embedding=list(embedding), beam=beam)
+    return [Neighbour(r["source"], r["id"], r["kind"], r["passage_id"], r["position"],
+                      r["text"] or "", r["edge"], r["relation"], r["method"], float(r["similarity"]))
+            for r in rows]
+
+
+def find_passages(runner: QueryRunner, embedding: Sequence[float], k: int) -> list[PassageHit]:
+    """Top-``k`` passages by cosine similarity (the passage RO baseline).
+
+    Raises:
+        RetrievalError: ``k`` < 1.
+    """
+    _check_k(k)
+    rows = runner.read("sentence/find_passages", embedding=list(embedding), k=k)
+    return [PassageHit(r["id"], r["title"] or "", r["text"] or "", float(r["score"]),
+                       tuple(r["sentence_ids"])) for r in rows]
+
+
+def passage_titles(runner: QueryRunner, ids: Sequence[str]) -> dict[str, str]:
+    """Passage id -> title."""
+    if not ids:
+        return {}
+    return {r["id"]: r["title"] for r in runner.read("sentence/get_passage_titles", ids=list(ids))}
