@@ -31,7 +31,7 @@ from hopgraph.errors import DatabaseError, RuntimeSetupError
 NEO4J_VERSION = "5.26.19"
 GDS_VERSION = "2.13.9"
 BROWSER_VERSION = "5.24.0"
-DEFAULT_START_TIMEOUT_S = 180.0
+DEFAULT_START_TIMEOUT_S = 300.0
 DEFAULT_STOP_TIMEOUT_S = 60.0
 # Servers this process started, so that stop() can reap them (and Popen is not collected live).
 _CHILDREN: dict[int, subprocess.Popen[bytes]] = {}
