@@ -155,3 +155,18 @@ def server_status(driver: neo4j.Driver, database: str) -> dict[str, Any]:
 def instance_for_path(root: Path, cache_root: Path, bolt_port: int, http_port: int) -> LocalInstance:
     """A throwaway instance (tests, benchmarks) with its own directory and ports."""
     return LocalInstance(root=root, cache_root=cache_root, bolt_port=bolt_port, http_port=http_port)
+
+
+def ensure_server(settings: Settings) -> tuple[Connection, bool]:
+    """Connect to the configured server, starting the local one if none is configured or running.
+
+    Returns:
+        The connection and whether this call started a server.
+    """
+    if settings.neo4j.uri:
+        return resolve_connection(settings), False
+    inst = local_instance(settings)
+    docker_started = (settings.runtime.home / _DOCKER_MARKER).exists()
+    if inst.running_pid() is not None or docker_started:
+        return resolve_connection(settings), False
+    return start_server(settings), True
