@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from neomodel import (
     ArrayProperty,
+    BooleanProperty,
     DateProperty,
     FloatProperty,
     FulltextIndex,
@@ -31,7 +32,7 @@ class LegalRelation(StructuredRel):
     method = StringProperty(required=True)
     evidence = StringProperty()
     effective_date = DateProperty()
-    origin = StringProperty(default="text")  # "text" or "codification"
+    origin = StringProperty(default="text")  # "text", "codification" or "annotation"
 
 
 class LegalNode(StructuredNode):
@@ -52,6 +53,8 @@ class Document(LegalNode):
     expiry_date = DateProperty()
     status = StringProperty()
     status_external = StringProperty()
+    status_disagrees = BooleanProperty()  # derived status contradicts status_external
+    expiry_stated = DateProperty()  # end of validity stated by the document itself
     source_file = StringProperty()
     source_format = StringProperty()
 
@@ -82,6 +85,10 @@ class LegalUnit(LegalNode):
     valid_to = DateProperty()
     status = StringProperty()
     citation = StringProperty()
+    supplemented_by = StringProperty()  # id of the amending document that inserted this unit
+    inserted_after = StringProperty()  # id of the unit this inserted unit follows
+    amended_by = StringProperty()  # UnitVersion only: id of the amending document
+    source_line = IntegerProperty()  # line of the unit's marker in the source file
 
     children = RelationshipTo("LegalUnit", StructureRel.CONTAINS.value)
     parent = RelationshipFrom("LegalNode", StructureRel.CONTAINS.value)
@@ -92,6 +99,7 @@ class LegalUnit(LegalNode):
     refers_to = RelationshipTo("LegalNode", LegalRel.REFERS_TO.value, model=LegalRelation)
     guides = RelationshipTo("LegalNode", LegalRel.GUIDES.value, model=LegalRelation)
     version_of = RelationshipTo("LegalUnit", StructureRel.VERSION_OF.value)
+    codifies = RelationshipTo("LegalNode", StructureRel.CODIFIES.value, model=LegalRelation)
     unresolved = RelationshipTo("UnresolvedReference", StructureRel.HAS_UNRESOLVED.value)
 
 

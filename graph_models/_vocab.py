@@ -11,6 +11,7 @@ class StructureRel(StrEnum):
     CONTAINS = "CONTAINS"
     VERSION_OF = "VERSION_OF"
     HAS_UNRESOLVED = "HAS_UNRESOLVED"
+    CODIFIES = "CODIFIES"  # codification (Pháp điển) article -> the source unit it consolidates
 
 
 class LegalRel(StrEnum):

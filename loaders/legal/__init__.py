@@ -1,1 +1,33 @@
-"""loaders/legal."""
+"""Vietnamese legal documents into the structure-driven regulatory knowledge graph (SRKG).
+
+Contract additions (on top of ``graph_models/_legal.py``; nothing existing was renamed):
+
+- Relationship ``CODIFIES`` (``StructureRel.CODIFIES``): ``(codification article)-[:CODIFIES]->
+  (source unit)`` for every Pháp điển article whose provenance line names its source article;
+  properties as the legal relations (method, evidence, effective_date, origin='codification').
+- Codification (Pháp điển) topic files become one Document each with id ``PD-<file stem>``
+  (e.g. ``PD-bao-hiem-y-te``); their article ids keep the code with dots turned into dashes:
+  ``PD-bao-hiem-y-te:D2-2-LQ-1`` (``number`` keeps ``2.2.LQ.1``).
+- Relation ``origin`` is ``'text'`` (rules over the document's own text), ``'codification'``
+  (Pháp điển provenance notes) or ``'annotation'`` (bracketed notes such as
+  ``[Điều này được hướng dẫn bởi …]`` in annotated full texts).
+- Document-level relations: ``(Document)-[:BASED_ON]->(Document)`` (Căn cứ …),
+  ``(Document)-[:GUIDES]->(Document | unit)`` (quy định chi tiết / hướng dẫn …),
+  ``(Document)-[:REPLACES|REPEALS]->(Document)`` (thay thế / bãi bỏ a whole document).
+  Annex replacement is unit level: ``(instruction unit)-[:REPLACES]->(annex)``.
+  A Document may also have ``HAS_UNRESOLVED`` (a legal basis named without a number).
+- Textual substitutions (``Thay thế cụm từ "A" bằng cụm từ "B" tại …``, ``Bỏ cụm từ …``) are
+  ``AMENDS`` edges with method ``textual_substitution``/``phrase_removal`` and no UnitVersion.
+- Unit ``text`` is the unit's complete wording as enacted (its marker line and all its
+  sub-units); an amendment of a point therefore leaves the clause's ``text`` in its original
+  wording: the as-of wording of a unit is its own latest version in force, and its sub-units'.
+- A UnitVersion (``<target>@<amending doc>``) carries LegalNode:LegalUnit:UnitVersion only (no
+  level label), ``level`` of its target, ``amended_by`` and ``valid_from``; when the new wording
+  has sub-units, each gets its own version (``<target child>@<amending doc>``) contained by the
+  parent version and VERSION_OF the target child.
+- Inserted units (``supplemented_by`` = amending doc id, ``inserted_after`` = anchor id) are real
+  units of the target document; a post-load step attaches them to the anchor's parent.
+- ``valid_to``/``status`` of units and versions, and ``expiry_date``/``status`` of documents, are
+  derived after every load by ``legal/derive_*`` queries from the events in the graph.
+  Unit status: in_force | amended | repealed | replaced | supplemented (dates decide "as of").
+"""
