@@ -32,9 +32,16 @@ from hopgraph.graph_models._sentence import (
     Supplementary,
     Topic,
 )
-from hopgraph.graph_models._vocab import BioRel, LegalRel, SentenceRel, StructureRel
+from hopgraph.graph_models._biomed_relations import (
+    RELATION_SPECS,
+    RelationSpec,
+    bio_type_of,
+    relation_of,
+)
+from hopgraph.graph_models._vocab import BioRel, BioType, LegalRel, SentenceRel, StructureRel
 
 __all__ = [
+    "RELATION_SPECS", "BioType", "RelationSpec", "bio_type_of", "relation_of",
     "Annex", "Article", "BioEntity", "BioRel", "BioRelation", "Chapter", "Clause", "Core",
     "Document", "LegalNode", "LegalRel", "LegalRelation", "LegalUnit", "Part", "Passage",
     "Placeholder", "Point", "RelationDescription", "SchemaItem", "Section", "Sentence",

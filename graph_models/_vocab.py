@@ -74,3 +74,18 @@ class BioRel(StrEnum):
     ANATOMY_ANATOMY = "ANATOMY_ANATOMY"
     ANATOMY_PROTEIN_PRESENT = "ANATOMY_PROTEIN_PRESENT"
     ANATOMY_PROTEIN_ABSENT = "ANATOMY_PROTEIN_ABSENT"
+
+
+class BioType(StrEnum):
+    """Node labels of biomedical entities (each also carries ``BioEntity``); values are labels."""
+
+    GENE_PROTEIN = "GeneProtein"
+    DRUG = "Drug"
+    DISEASE = "Disease"
+    PHENOTYPE = "Phenotype"
+    PATHWAY = "Pathway"
+    BIOLOGICAL_PROCESS = "BiologicalProcess"
+    MOLECULAR_FUNCTION = "MolecularFunction"
+    CELLULAR_COMPONENT = "CellularComponent"
+    ANATOMY = "Anatomy"
+    EXPOSURE = "Exposure"

@@ -13,6 +13,7 @@ import click
 from hopgraph.cli._db import db
 from hopgraph.cli._groups import eval_, load
 from hopgraph.errors import HopgraphError
+from hopgraph.loaders.biomed._cli import primekg
 from hopgraph.settings import Neo4jSettings, Settings
 
 
@@ -49,6 +50,7 @@ cli.add_command(db)
 cli.add_command(load)
 cli.add_command(eval_)
 # Area commands register below, one line each (e.g. load.add_command(legal_load)).
+load.add_command(primekg)
 
 
 def main() -> None:

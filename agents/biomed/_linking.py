@@ -1,0 +1,134 @@
+"""Entity linking against the graph's own names and aliases (ReGraM Appendix B, offline variant).
+
+Mentions are the question's word n-grams (1–4 tokens, not starting or ending with a stop word),
+plus the long forms of abbreviations when a spaCy pipeline with scispaCy's
+``abbreviation_detector`` is supplied. Each mention is one Lucene phrase query against the
+``bioentity_search_text_fulltext`` index (names and aliases) — never a Python scan of all names —
+and a candidate is kept when rapidfuzz's ratio between the mention and the entity's name or one of
+its aliases is at least 90 (synonym expansion: an alias hit links the canonical entity).
+The UMLS linker of scispaCy needs downloaded data and is not used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from hopgraph.db import QueryRunner
+
+DEFAULT_MIN_RATIO = 90.0
+DEFAULT_MAX_NGRAM = 4
+DEFAULT_CANDIDATES_PER_MENTION = 5
+DEFAULT_MAX_ENTITIES = 12
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-/'.]*[A-Za-z0-9]|[A-Za-z0-9]")
+_LUCENE_PHRASE_ESCAPE = re.compile(r'(["\\])')
+STOP_WORDS = frozenset(["a", "an", "and", "are", "as", "at", "be", "been", "being", "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "his", "how", "i", "if", "in", "into", "is", "it", "its", "may", "might", "most", "of", "on", "or", "she", "should", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "was", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "following", "patient", "patients", "year", "years", "old", "man", "woman", "male", "female", "history", "presents", "present", "shows", "showed", "likely", "best", "next", "most", "which", "following", "mg", "ml", "day", "days", "week", "weeks", "examination", "shows", "found", "reveals"])
+
+
+@dataclass(frozen=True)
+class LinkedEntity:
+    """An entity the question mentions, with the evidence for the link."""
+
+    id: str
+    name: str
+    node_type: str
+    mention: str
+    matched: str
+    ratio: float
+    degree: int
+
+
+def mentions_of(text: str, *, max_ngram: int = DEFAULT_MAX_NGRAM,
+                extra: Sequence[str] = ()) -> list[str]:
+    """Candidate mention strings: content n-grams of ``text`` plus ``extra`` (abbreviation long forms)."""
+    tokens = _TOKEN.findall(text)
+    out: dict[str, None] = {}
+    for n in range(1, max_ngram + 1):
+        for i in range(len(tokens) - n + 1):
+            gram = tokens[i:i + n]
+            first, last = gram[0].lower(), gram[-1].lower()
+            if first in STOP_WORDS or last in STOP_WORDS:
+                continue
+            phrase = " ".join(gram)
+            if len(phrase) < 3 or phrase.isdigit():
+                continue
+            out.setdefault(phrase, None)
+    for e in extra:
+        if e.strip():
+            out.setdefault(e.strip(), None)
+    return list(out)
+
+
+def lucene_phrase(mention: str) -> str:
+    """A Lucene phrase query for ``mention`` (quotes and backslashes escaped)."""
+    return '"' + _LUCENE_PHRASE_ESCAPE.sub(r"\\\1", mention) + '"'
+
+
+class EntityLinker:
+    """Links question text to ``BioEntity`` nodes through the full-text index and rapidfuzz.
+
+    Args:
+        runner: the query runner.
+        nlp: optional spaCy pipeline; when it has scispaCy's ``abbreviation_detector``, the long
+            forms of abbreviations in the text become mentions too.
+        min_ratio: rapidfuzz ratio threshold (paper: 90).
+    """
+
+    def __init__(self, runner: QueryRunner, *, nlp: Any | None = None,
+                 min_ratio: float = DEFAULT_MIN_RATIO,
+                 candidates_per_mention: int = DEFAULT_CANDIDATES_PER_MENTION,
+                 max_entities: int = DEFAULT_MAX_ENTITIES) -> None:
+        self._runner = runner
+        self._nlp = nlp
+        self._min_ratio = min_ratio
+        self._per_mention = candidates_per_mention
+        self._max_entities = max_entities
+
+    def _abbreviation_long_forms(self, text: str) -> list[str]:
+        if self._nlp is None or "abbreviation_detector" not in getattr(self._nlp, "pipe_names", []):
+            return []
+        doc = self._nlp(text)
+        return [str(a._.long_form) for a in getattr(doc._, "abbreviations", [])]
+
+    def link(self, text: str) -> list[LinkedEntity]:
+        """Entities mentioned in ``text``, best first (ratio, then longer mention, then fewer edges)."""
+        mentions = mentions_of(text, extra=self._abbreviation_long_forms(text))
+        if not mentions:
+            return []
+        rows = self._runner.read(
+            "biomed/search_entities",
+            mentions=[{"mention": m, "lucene": lucene_phrase(m)} for m in mentions],
+            limit=self._per_mention,
+        )
+        best: dict[str, LinkedEntity] = {}
+        for r in rows:
+            mention = str(r["mention"]).casefold()
+            names = [str(r["name"])] + [str(a) for a in r["aliases"] or []]
+            score, matched = max((fuzz.ratio(mention, n.casefold()), n) for n in names)
+            if score < self._min_ratio:
+                continue
+            cand = LinkedEntity(str(r["id"]), str(r["name"]), str(r["node_type"] or ""),
+                                str(r["mention"]), matched, float(score), int(r["degree"]))
+            old = best.get(cand.id)
+            if old is None or (cand.ratio, len(cand.mention)) > (old.ratio, len(old.mention)):
+                best[cand.id] = cand
+        ranked = sorted(best.values(), key=lambda e: (-e.ratio, -len(e.mention), e.degree, e.id))
+        return _drop_nested(ranked)[: self._max_entities]
+
+
+def _drop_nested(entities: list[LinkedEntity]) -> list[LinkedEntity]:
+    """Drop an entity whose mention lies inside a longer linked mention ("diabetes" in "type 2 diabetes")."""
+    kept: list[LinkedEntity] = []
+    longer = sorted(entities, key=lambda e: -len(e.mention))
+    for e in longer:
+        m = e.mention.casefold()
+        if any(m != k.mention.casefold() and re.search(rf"\b{re.escape(m)}\b", k.mention.casefold())
+               for k in kept):
+            continue
+        kept.append(e)
+    order = {e.id: i for i, e in enumerate(entities)}
+    return sorted(kept, key=lambda e: order[e.id])

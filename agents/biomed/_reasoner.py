@@ -1,0 +1,343 @@
+"""ReGraM: region-first reasoning over the biomedical graph (paper §3, Algorithm 1).
+
+For each sub-question the reasoner links entities, builds the region G_q in Cypher (domain
+weights as a parameter map) and with weighted MMR, picks the mode from the number of region
+facts (KG-STRICT ≥ 10, HYBRID 1–9, LLM-GUESS 0), reasons only over the region (HYBRID hypotheses
+are held to in-region entities and relations and pass the Reviewer), records the evidence map and
+synthesises the final answer. Without an LLM every step falls back to deterministic rules and
+the answer is labelled retrieval-only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+
+from hopgraph.agents._embedders import Embedder
+from hopgraph.agents._llm import ChatModel, parse_json_reply
+from hopgraph.agents.biomed import _prompts
+from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity
+from hopgraph.agents.biomed._planning import Plan, Typed, classify, decompose
+from hopgraph.agents.biomed._reviewer import (
+    GraphVerifier,
+    Hypothesis,
+    Reviewer,
+    Verdict,
+    Verifier,
+    closed_world_problem,
+    parse_triplets,
+)
+from hopgraph.db import QueryRunner
+from hopgraph.errors import LLMError
+from hopgraph.retrieval._biomed import (
+    DEFAULT_K,
+    DEFAULT_LAMBDA,
+    DEFAULT_PER_ENTITY_LIMIT,
+    Region,
+    collect_candidates,
+    relation_weights,
+    select_region,
+)
+
+STRICT_MIN_FACTS = 10
+_HOP_TOKENS = 512
+_FINAL_TOKENS = 1024
+
+
+class Mode(StrEnum):
+    """Evidence-aware reasoning modes (§3.3)."""
+
+    KG_STRICT = "KG-STRICT"
+    HYBRID = "HYBRID"
+    LLM_GUESS = "LLM-GUESS"
+
+
+def mode_for(n_facts: int, strict_min: int = STRICT_MIN_FACTS) -> Mode:
+    """KG-STRICT with ≥ ``strict_min`` facts, HYBRID with 1 or more, LLM-GUESS with none."""
+    if n_facts >= strict_min:
+        return Mode.KG_STRICT
+    return Mode.HYBRID if n_facts > 0 else Mode.LLM_GUESS
+
+
+@dataclass(frozen=True)
+class RegramConfig:
+    """Knobs of the pipeline, including the ablations of the paper (Tables 4, 6, 9)."""
+
+    k: int = DEFAULT_K
+    lam: float = DEFAULT_LAMBDA
+    per_entity_limit: int = DEFAULT_PER_ENTITY_LIMIT
+    strict_min: int = STRICT_MIN_FACTS
+    use_domain_prior: bool = True
+    use_multihop: bool = True
+    use_mmr: bool = True
+    use_reviewer: bool = True
+    unweighted_vector_baseline: bool = False  # top-k by similarity alone, no weights, no MMR
+
+
+@dataclass
+class HopResult:
+    """One sub-question: its region, mode, answer and the Reviewer's verdicts."""
+
+    question: str
+    mode: Mode
+    linked: list[LinkedEntity]
+    region: Region
+    answer: str
+    answer_source: str
+    accepted_hypotheses: list[Hypothesis] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class BioAnswer:
+    """The result of :meth:`Regram.ask`."""
+
+    question: str
+    options: dict[str, str]
+    domain: Typed
+    plan: Plan
+    hops: list[HopResult]
+    answer: str
+    answer_source: str
+    choice: str | None
+    choice_source: str | None
+    label: str
+    llm_model: str | None
+    seconds: float
+
+    @property
+    def region_ids(self) -> set[str]:
+        return set().union(*(h.region.node_ids for h in self.hops)) if self.hops else set()
+
+    def evidence_map(self) -> list[dict[str, Any]]:
+        """Per hop: the sub-question, its mode, answer and the facts it rests on."""
+        return [{"hop": i + 1, "question": h.question, "mode": h.mode.value, "answer": h.answer,
+                 "facts": [t.text() for t in h.region.triplets],
+                 "hypotheses": [x.text() for x in h.accepted_hypotheses]}
+                for i, h in enumerate(self.hops)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (CLI ``--json``)."""
+        return {
+            "question": self.question, "options": self.options,
+            "domain": self.domain.domain.value, "domain_source": self.domain.source,
+            "hops_source": self.plan.source, "answer": self.answer,
+            "answer_source": self.answer_source, "choice": self.choice,
+            "choice_source": self.choice_source, "label": self.label, "llm": self.llm_model,
+            "seconds": round(self.seconds, 3),
+            "hops": [{
+                "question": h.question, "mode": h.mode.value, "answer": h.answer,
+                "answer_source": h.answer_source,
+                "linked": [asdict(e) for e in h.linked],
+                "candidates": h.region.candidates,
+                "seeds": [{**asdict(s), "truncated": s.truncated} for s in h.region.seeds],
+                "region": [{"head": t.head, "relation": t.relation, "tail": t.tail,
+                            "head_id": t.head_id, "tail_id": t.tail_id, "weight": t.weight,
+                            "similarity": round(t.similarity, 4), "mmr": round(t.mmr, 4),
+                            "text": t.text()} for t in h.region.triplets],
+                "verdicts": [{"triplet": v.hypothesis.text(), "score": v.score,
+                              "accepted": v.accepted, "reason": v.reason,
+                              "verifier": v.verifier, "round": v.round} for v in h.verdicts],
+                "seconds": round(h.seconds, 3),
+            } for h in self.hops],
+            "evidence_map": self.evidence_map(),
+        }
+
+
+def _facts(region: Region, extra: Sequence[Hypothesis] = ()) -> str:
+    lines = [f"- {t.text()}" for t in region.triplets]
+    lines += [f"- {h.head} {h.relation.lower().replace('_', ' ')} {h.tail} (reviewed hypothesis)"
+              for h in extra]
+    return "\n".join(lines) or "(none)"
+
+
+class Regram:
+    """The region-first reasoner.
+
+    Args:
+        runner: query runner over a graph loaded with :func:`hopgraph.loaders.biomed.load_primekg`.
+        embedder: all-MiniLM-L6-v2 (or another) for the MMR similarities.
+        linker: the entity linker.
+        llm: optional chat model; None runs every step by its deterministic fallback.
+        verifier: the Reviewer's verifier; :class:`GraphVerifier` when omitted.
+        config: pipeline knobs and ablations.
+    """
+
+    def __init__(self, runner: QueryRunner, embedder: Embedder, linker: EntityLinker, *,
+                 llm: ChatModel | None = None, verifier: Verifier | None = None,
+                 config: RegramConfig | None = None) -> None:
+        self._runner = runner
+        self._embedder = embedder
+        self._linker = linker
+        self._llm = llm
+        self._verifier = verifier or GraphVerifier(runner)
+        self.config = config or RegramConfig()
+
+    def with_config(self, config: RegramConfig) -> Regram:
+        """The same components under other knobs (for ablations in one run)."""
+        return Regram(self._runner, self._embedder, self._linker, llm=self._llm,
+                      verifier=self._verifier, config=config)
+
+    # -- region -----------------------------------------------------------------------------
+    def build_region(self, question: str, weights: Mapping[str, float],
+                     linked: Sequence[LinkedEntity] | None = None) -> tuple[list[LinkedEntity], Region]:
+        """Link, collect weighted candidates in Cypher and select G_q with weighted MMR."""
+        cfg = self.config
+        linked = list(self._linker.link(question) if linked is None else linked)
+        if cfg.unweighted_vector_baseline:
+            weights = relation_weights(None)
+        cands = collect_candidates(self._runner, [e.id for e in linked], weights,
+                                   per_entity_limit=cfg.per_entity_limit)
+        region = select_region(question, cands, self._embedder, k=cfg.k, lam=cfg.lam,
+                               use_mmr=cfg.use_mmr and not cfg.unweighted_vector_baseline,
+                               use_weights=not cfg.unweighted_vector_baseline)
+        return linked, region
+
+    # -- pipeline ---------------------------------------------------------------------------
+    def ask(self, question: str, options: Mapping[str, str] | None = None) -> BioAnswer:
+        """Answer ``question`` (short answer, or MCQ when ``options`` maps letters to text)."""
+        started = time.perf_counter()
+        cfg = self.config
+        opts = dict(options or {})
+        whole = self._linker.link(question)
+        typed = classify(question, self._llm, whole)
+        weights = relation_weights(typed.domain if cfg.use_domain_prior else None)
+        plan = decompose(question, self._llm) if cfg.use_multihop else Plan((question,), "single-hop")
+        hops: list[HopResult] = []
+        context: list[tuple[str, str]] = []
+        for i, hop_q in enumerate(plan.hops):
+            hop_started = time.perf_counter()
+            text = hop_q
+            if opts and i == len(plan.hops) - 1:
+                text = hop_q + " Options: " + "; ".join(opts.values())
+            linked, region = self.build_region(text, weights)
+            hop = self._reason(hop_q, linked, region, context)
+            hop.seconds = time.perf_counter() - hop_started
+            hops.append(hop)
+            context.append((hop_q, hop.answer))
+        answer, source, choice, choice_source = self._synthesise(question, opts, hops)
+        label = self._label(hops, choice, opts, answer)
+        return BioAnswer(question, opts, typed, plan, hops, answer, source, choice, choice_source,
+                         label, self._llm.model if self._llm is not None else None,
+                         time.perf_counter() - started)
+
+    def _complete(self, prompt: str, max_tokens: int, json_mode: bool = False) -> str | None:
+        if self._llm is None:
+            return None
+        try:
+            return self._llm.complete([{"role": "user", "content": prompt}],
+                                      max_tokens=max_tokens, json_mode=json_mode).text.strip()
+        except LLMError:
+            return None
+
+    def _reason(self, question: str, linked: list[LinkedEntity], region: Region,
+                context: Sequence[tuple[str, str]]) -> HopResult:
+        mode = mode_for(len(region.triplets), self.config.strict_min)
+        q = question
+        if context:
+            q += "\nEarlier hops: " + " | ".join(f"{a} -> {b}" for a, b in context)
+        accepted: list[Hypothesis] = []
+        verdicts: list[Verdict] = []
+        if mode is Mode.HYBRID and self._llm is not None:
+            reply = self._complete(_prompts.HYPOTHESES.format(
+                question=q, facts=_facts(region),
+                entities=", ".join(sorted({t.head for t in region.triplets} | {t.tail for t in region.triplets})),
+                relations=", ".join(sorted(region.relations))), _HOP_TOKENS, json_mode=True)
+            hyps: list[Hypothesis] = []
+            if reply:
+                try:
+                    hyps = parse_triplets(parse_json_reply(reply), "triplets")
+                except LLMError:
+                    hyps = []
+            if self.config.use_reviewer:
+                accepted, verdicts = Reviewer(self._verifier, self._llm).review(hyps, q, region)
+            else:  # ablation: closed-world filter only, no verification
+                accepted = [h for h in hyps if closed_world_problem(h, region) is None]
+        template = {Mode.KG_STRICT: _prompts.HOP_STRICT, Mode.HYBRID: _prompts.HOP_HYBRID,
+                    Mode.LLM_GUESS: _prompts.HOP_GUESS}[mode]
+        reply = self._complete(template.format(question=q, facts=_facts(region, accepted)), _HOP_TOKENS)
+        if reply:
+            return HopResult(question, mode, linked, region, reply, "llm", accepted, verdicts)
+        if region.triplets:
+            top = "; ".join(t.text() for t in region.triplets[:3])
+            return HopResult(question, mode, linked, region, f"KG facts: {top}", "kg-only",
+                             accepted, verdicts)
+        return HopResult(question, mode, linked, region,
+                         "No KG evidence in the region and no LLM configured.", "none",
+                         accepted, verdicts)
+
+    def _option_scores(self, opts: Mapping[str, str], hops: Sequence[HopResult]) -> dict[str, tuple[float, float]]:
+        """Per option: (KG support from region triplets touching its entities, best similarity)."""
+        triplets = [t for h in hops for t in h.region.triplets]
+        texts = [t.text() for t in triplets]
+        vecs = np.asarray(self._embedder.embed_documents(texts), dtype=np.float32) if texts else None
+        scores: dict[str, tuple[float, float]] = {}
+        for letter, text in opts.items():
+            ids = {e.id for e in self._linker.link(text)}
+            kg = sum(max(t.similarity, 0.0) * t.weight + 1.0 for t in triplets
+                     if t.head_id in ids or t.tail_id in ids)
+            sim = 0.0
+            if vecs is not None and text.strip():
+                sim = float(np.max(vecs @ np.asarray(self._embedder.embed_query(text), dtype=np.float32)))
+            scores[letter] = (kg, sim)
+        return scores
+
+    def _synthesise(self, question: str, opts: Mapping[str, str],
+                    hops: Sequence[HopResult]) -> tuple[str, str, str | None, str | None]:
+        evidence = "\n".join(f"Hop {i + 1} [{h.mode.value}] {h.question} -> {h.answer}"
+                             for i, h in enumerate(hops))
+        choice: str | None = None
+        choice_source: str | None = None
+        if opts:
+            scores = self._option_scores(opts, hops)
+            choice = max(scores, key=lambda k: (scores[k][0], scores[k][1], -ord(k[0])))
+            choice_source = "kg-support" if scores[choice][0] > 0 else "similarity"
+        options_block = ""
+        if opts:
+            options_block = _prompts.FINAL_MCQ_SUFFIX.format(
+                options="\n".join(f"{k}: {v}" for k, v in opts.items()))
+        reply = self._complete(_prompts.FINAL.format(question=question, evidence=evidence,
+                                                     options=options_block), _FINAL_TOKENS,
+                               json_mode=bool(opts))
+        if reply is not None and opts:
+            try:
+                data = parse_json_reply(reply)
+                letter = str(data.get("answer", "")).strip().upper()[:1] if isinstance(data, dict) else ""
+            except LLMError:
+                letter = ""
+            if letter in opts:
+                return f"{letter}: {opts[letter]}", "llm", letter, "llm"
+            return (f"{choice}: {opts[choice or '']}", "kg-only (LLM reply unusable)", choice,
+                    choice_source)
+        if reply is not None:
+            return reply, "llm", None, None
+        if opts and choice is not None:
+            return f"{choice}: {opts[choice]}", "kg-only", choice, choice_source
+        facts = [t.text() for h in hops for t in h.region.triplets[:3]]
+        if facts:
+            return "Retrieval-only answer (no LLM). Region facts: " + "; ".join(facts), "kg-only", None, None
+        return "No linkable entity or KG evidence for this question, and no LLM configured.", "none", None, None
+
+    def _label(self, hops: Sequence[HopResult], choice: str | None, opts: Mapping[str, str],
+               answer: str) -> str:
+        """Hallucination label: grounded / unsupported / llm-guess / no-answer."""
+        if all(h.mode is Mode.LLM_GUESS for h in hops):
+            return "llm-guess" if self._llm is not None else "no-answer"
+        region_names = {n for h in hops for n in h.region.names}
+        target = opts.get(choice, "") if choice else answer
+        ids = {e.id for e in self._linker.link(target)} if target else set()
+        region_ids = set().union(*(h.region.node_ids for h in hops))
+        if ids & region_ids or any(n in target.casefold() for n in region_names if len(n) > 3):
+            return "grounded"
+        return "unsupported"
+
+
+def with_defaults(config: RegramConfig | None = None, **changes: Any) -> RegramConfig:
+    """A config with ``changes`` applied (ablation helper)."""
+    return replace(config or RegramConfig(), **changes)

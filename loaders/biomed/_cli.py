@@ -1,0 +1,32 @@
+"""``hopgraph load primekg PATH``: load PrimeKG ``kg.csv`` or a names-only triplet TSV."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from tqdm import tqdm
+
+from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.loaders.biomed._writer import DEFAULT_BATCH_SIZE, SAMPLE_TRIPLETS, load_primekg
+
+
+@click.command(name="primekg")
+@click.argument("path", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--aliases", "alias_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Alias table name<TAB>synonym… (default: the bundled sample table).")
+@click.option("--batch-size", type=click.IntRange(1, 100_000), default=DEFAULT_BATCH_SIZE,
+              show_default=True, help="Rows per UNWIND write.")
+@click.option("--sample", is_flag=True, help="Load the bundled hand-written sample triplets.")
+@click.pass_context
+def primekg(ctx: click.Context, path: Path | None, alias_path: Path | None, batch_size: int,
+            sample: bool) -> None:
+    """Load PrimeKG triplets from PATH (kg.csv or head<TAB>RELATION<TAB>tail)."""
+    if path is None and not sample:
+        raise click.UsageError("give PATH or --sample")
+    source = SAMPLE_TRIPLETS if path is None else path
+    settings = settings_of(ctx)
+    with open_runner(settings) as (runner, _), tqdm(unit=" rows", desc="primekg") as bar:
+        report = load_primekg(runner, source, alias_path=alias_path, batch_size=batch_size,
+                              progress=bar.update)
+    click.echo(report.summary())
