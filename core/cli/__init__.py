@@ -10,10 +10,12 @@ import sys
 
 import click
 
+from hopgraph.agents._cli import llm
 from hopgraph.cli._db import db
 from hopgraph.cli._groups import eval_, load
 from hopgraph.errors import HopgraphError
 from hopgraph.loaders.biomed._cli import primekg
+from hopgraph.retrieval._cli import eval_retrieval, retrieve
 from hopgraph.settings import Neo4jSettings, Settings
 
 
@@ -50,6 +52,9 @@ cli.add_command(db)
 cli.add_command(load)
 cli.add_command(eval_)
 # Area commands register below, one line each (e.g. load.add_command(legal_load)).
+cli.add_command(retrieve)
+eval_.add_command(eval_retrieval)
+cli.add_command(llm)
 load.add_command(primekg)
 
 

