@@ -118,6 +118,9 @@ class LegalRetriever:
         prepared = prepare_question(question)
         day = parse_as_of(as_of, self._today())
         flt = parse_filters(filters)
+        if not prepared.terms:
+            return LegalContext(prepared.question, day, [], [],
+                                "the question has no searchable words", 0, _ms(started))
         vector = self.embedder.embed_query(prepared.question)
         candidates = self.search(prepared, vector, day, flt, cfg)
         round_trips = 1
@@ -142,7 +145,7 @@ class LegalRetriever:
             )
         round_trips += 1
         items, warnings, truncated = assemble_context(
-            seeds, rows[0] if rows else {"seeds": [], "units": []}, day, cfg
+            seeds, to_native(rows[0]) if rows else {"seeds": [], "units": []}, day, cfg
         )
         return LegalContext(
             question=prepared.question,
@@ -226,6 +229,18 @@ def _doc_mentioned(c: Candidate, q_fold: str, numbers: tuple[str, ...]) -> float
 def _overlap(heading: str, q_terms: set[str]) -> float:
     words = {t.lower() for t in segment(heading).split() if any(ch.isalnum() for ch in t)}
     return len(words & q_terms) / len(words) if words else 0.0
+
+
+def to_native(value: Any) -> Any:
+    """Driver temporal values (``neo4j.time.Date``) to ``datetime.date``, recursively."""
+    if isinstance(value, dict):
+        return {k: to_native(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [to_native(v) for v in value]
+    to_native_fn = getattr(value, "to_native", None)
+    if to_native_fn is not None and not isinstance(value, date):
+        return to_native_fn()
+    return value
 
 
 def _ms(started: float) -> float:

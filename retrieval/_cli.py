@@ -1,0 +1,120 @@
+"""CLI commands of legal retrieval: ``hopgraph retrieve`` and ``hopgraph eval retrieval``."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import click
+
+from hopgraph.agents import build_embedder
+from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.retrieval._eval import DEFAULT_KS, evaluate, load_questions
+from hopgraph.retrieval._legal import LegalRetriever
+from hopgraph.retrieval._legal_eval import legal_systems
+from hopgraph.retrieval._legal_query import parse_as_of
+from hopgraph.retrieval._legal_types import LegalContext, RetrievalConfig, RetrievalFilters
+
+
+def _filters(doc_type: tuple[str, ...], issuer: tuple[str, ...], doc_id: tuple[str, ...]
+             ) -> RetrievalFilters:
+    return RetrievalFilters(doc_types=doc_type, issuers=issuer, doc_ids=doc_id)
+
+
+def _config(fusion: str, lam: float, granularity: str) -> RetrievalConfig:
+    return RetrievalConfig(fusion=fusion, lam=lam, granularity=granularity)  # type: ignore[arg-type]
+
+
+def _quiet_driver() -> None:
+    # Schema notifications (a label or property absent from a small graph) are not errors.
+    logging.getLogger("neo4j").setLevel(logging.ERROR)
+
+
+def render_table(ctx: LegalContext) -> str:
+    """A readable listing of a context: one block per item."""
+    lines = [f"question: {ctx.question}", f"as of: {ctx.as_of.isoformat()}  "
+             f"items: {len(ctx.items)}  round trips: {ctx.round_trips}  "
+             f"latency: {ctx.latency_ms:.0f} ms"]
+    if ctx.reason_if_empty:
+        lines.append(f"no result: {ctx.reason_if_empty}")
+    for w in ctx.warnings:
+        lines.append(f"warning: {w}")
+    for it in ctx.items:
+        flag = "APPLICABLE" if it.applicable else "not applicable"
+        score = it.scores.get("rerank", it.scores.get("fused", it.scores.get("seed", 0.0)))
+        lines.append("")
+        lines.append(f"#{it.rank} [{it.role}] {it.citation}  ({flag}; score {score:.3f})")
+        lines.append(f"   id: {it.node_id}   position: {it.provenance.position}")
+        lines.append(f"   validity: {it.validity_note}")
+        for step in it.path:
+            lines.append(f"   path: {step.relation} {step.source_id} -> {step.target_id}")
+        text = it.text if len(it.text) <= 400 else it.text[:400] + " …"
+        lines.append(f"   {text}")
+    return "\n".join(lines)
+
+
+@click.command(name="retrieve")
+@click.argument("question")
+@click.option("--k", "k", default=5, show_default=True, type=click.IntRange(1, 100))
+@click.option("--as-of", "as_of", default=None, help="Validity date YYYY-MM-DD (default today).")
+@click.option("--doc-type", multiple=True, help="Keep documents of this type (repeatable).")
+@click.option("--issuer", multiple=True, help="Keep documents of this issuer (repeatable).")
+@click.option("--doc-id", multiple=True, help="Keep these documents (repeatable).")
+@click.option("--fusion", type=click.Choice(["linear", "rrf"]), default="linear", show_default=True)
+@click.option("--lam", default=0.5, show_default=True, type=click.FloatRange(0.0, 1.0))
+@click.option("--granularity", type=click.Choice(["unit", "article"]), default="unit",
+              show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the context as JSON.")
+@click.pass_context
+def retrieve(ctx: click.Context, question: str, k: int, as_of: str | None,
+             doc_type: tuple[str, ...], issuer: tuple[str, ...], doc_id: tuple[str, ...],
+             fusion: str, lam: float, granularity: str, as_json: bool) -> None:
+    """Retrieve the legally valid context for QUESTION (seeds, successors, references)."""
+    settings = settings_of(ctx)
+    _quiet_driver()
+    embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
+    with open_runner(settings) as (runner, _):
+        retriever = LegalRetriever(runner, embedder, config=_config(fusion, lam, granularity))
+        result = retriever.retrieve(question, k=k, as_of=as_of,
+                                    filters=_filters(doc_type, issuer, doc_id))
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        click.echo(render_table(result))
+
+
+@click.command(name="retrieval")
+@click.argument("questions", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--k", "k", default=10, show_default=True, type=click.IntRange(1, 100))
+@click.option("--as-of", "as_of", default=None, help="Validity date YYYY-MM-DD (default today).")
+@click.option("--granularity", type=click.Choice(["unit", "article"]), default="unit",
+              show_default=True)
+@click.option("--lam", default=0.5, show_default=True, type=click.FloatRange(0.0, 1.0))
+@click.option("--baselines/--no-baselines", default=True, show_default=True)
+@click.option("--json-out", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--md-out", type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_context
+def eval_retrieval(ctx: click.Context, questions: Path, k: int, as_of: str | None,
+                   granularity: str, lam: float, baselines: bool, json_out: Path | None,
+                   md_out: Path | None) -> None:
+    """Evaluate legal retrieval on QUESTIONS ([{id, question, gold}]) against baselines."""
+    from datetime import date
+
+    settings = settings_of(ctx)
+    _quiet_driver()
+    qs = load_questions(questions)
+    day = parse_as_of(as_of, date.today())
+    embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
+    with open_runner(settings) as (runner, _):
+        retriever = LegalRetriever(runner, embedder, config=_config("linear", lam, granularity))
+        systems = legal_systems(retriever, k=k, as_of=day, baselines=baselines)
+        with click.progressbar(length=len(qs), label="questions") as bar:
+            report = evaluate(systems, qs, ks=[x for x in DEFAULT_KS if x <= k],
+                              progress=lambda _id, _n: bar.update(1))
+    md = report.to_markdown()
+    click.echo(md)
+    if json_out:
+        json_out.write_text(report.to_json(), encoding="utf-8")
+    if md_out:
+        md_out.write_text(md, encoding="utf-8")

@@ -1,0 +1,69 @@
+"""Retrieval metrics and query preparation (no database)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from hopgraph.errors import RetrievalError
+from hopgraph.retrieval._eval import (
+    evaluate,
+    hit_at_k,
+    load_questions,
+    mrr_at_k,
+    ndcg_at_k,
+    percentile,
+    project_ranking,
+    recall_at_k,
+)
+from hopgraph.retrieval._legal_query import escape_term, lucene_query, parse_as_of, parse_filters
+
+
+def test_metrics_on_a_known_ranking() -> None:
+    ranked = ["a", "b", "c", "d"]
+    assert hit_at_k(ranked, ["c"], 2) == 0.0 and hit_at_k(ranked, ["c"], 3) == 1.0
+    assert recall_at_k(ranked, ["a", "d", "z"], 4) == pytest.approx(2 / 3)
+    assert mrr_at_k(ranked, ["c"], 10) == pytest.approx(1 / 3)
+    assert ndcg_at_k(ranked, ["a"], 10) == pytest.approx(1.0)
+    assert ndcg_at_k(ranked, ["b"], 10) == pytest.approx(1 / 1.5849625, rel=1e-6)
+    assert percentile([5.0, 1.0, 3.0, 2.0], 50) == 2.0 and percentile([], 95) == 0.0
+
+
+def test_projection_maps_finer_units_and_versions_to_gold() -> None:
+    ranked = ["L:D5.K2", "L:D5", "L:D7@M", "L:D9.C1"]
+    assert project_ranking(ranked, ["L:D5", "L:D7"]) == ["L:D5", "L:D7", "L:D9.C1"]
+
+
+def test_evaluate_reports_every_system(tmp_path: Path) -> None:
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps([{"id": "1", "question": "x", "gold": ["g"]}]), encoding="utf-8")
+    qs = load_questions(path)
+    report = evaluate({"good": lambda q: ["g"], "bad": lambda q: ["h"]}, qs, ks=[1, 5])
+    by = {s.name: s.metrics for s in report.systems}
+    assert by["good"]["Hit@1"] == 1.0 and by["bad"]["Hit@1"] == 0.0
+    assert "| good |" in report.to_markdown() and json.loads(report.to_json())["questions"] == 1
+
+
+def test_bad_question_file_names_the_row(tmp_path: Path) -> None:
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps([{"id": "1", "question": "", "gold": ["g"]}]), encoding="utf-8")
+    with pytest.raises(RetrievalError, match="#0"):
+        load_questions(path)
+
+
+def test_lucene_escaping_and_inputs() -> None:
+    assert escape_term("a:b") == "a\\:b" and escape_term("AND") == '"AND"'
+    query, terms = lucene_query('Điều_5 (khoản) "x" 25/2008/QH12 !!!')
+    assert "\\(" not in query and "25\\/2008\\/QH12" in query and "!!!" not in query
+    assert "điều_5" in terms
+    assert lucene_query("!!! ???") == ("", ())
+    assert parse_as_of("2015-01-01", date(2020, 1, 1)) == date(2015, 1, 1)
+    assert parse_as_of(None, date(2020, 1, 1)) == date(2020, 1, 1)
+    with pytest.raises(RetrievalError):
+        parse_as_of("2015/01/01", date(2020, 1, 1))
+    assert parse_filters({"doc_ids": "X"}).doc_ids == ("X",)
+    with pytest.raises(RetrievalError):
+        parse_filters({"doc_id": ["X"]})
