@@ -6,6 +6,12 @@ object API.
 """
 
 from hopgraph.graph_models._biomed import BioEntity, BioRelation, RelationDescription
+from hopgraph.graph_models._biomed_relations import (
+    RELATION_SPECS,
+    RelationSpec,
+    bio_type_of,
+    relation_of,
+)
 from hopgraph.graph_models._legal import (
     Annex,
     Article,
@@ -31,20 +37,47 @@ from hopgraph.graph_models._sentence import (
     SentenceNode,
     Supplementary,
     Topic,
-)
-from hopgraph.graph_models._biomed_relations import (
-    RELATION_SPECS,
-    RelationSpec,
-    bio_type_of,
-    relation_of,
+    TopicEntity,
 )
 from hopgraph.graph_models._vocab import BioRel, BioType, LegalRel, SentenceRel, StructureRel
 
 __all__ = [
-    "RELATION_SPECS", "BioType", "RelationSpec", "bio_type_of", "relation_of",
-    "Annex", "Article", "BioEntity", "BioRel", "BioRelation", "Chapter", "Clause", "Core",
-    "Document", "LegalNode", "LegalRel", "LegalRelation", "LegalUnit", "Part", "Passage",
-    "Placeholder", "Point", "RelationDescription", "SchemaItem", "Section", "Sentence",
-    "SentenceNode", "SentenceRel", "StructureRel", "Subsection", "Supplementary", "Topic",
-    "UnitVersion", "UnresolvedReference", "index_name", "node_classes", "schema_items",
+    "RELATION_SPECS",
+    "Annex",
+    "Article",
+    "BioEntity",
+    "BioRel",
+    "BioRelation",
+    "BioType",
+    "Chapter",
+    "Clause",
+    "Core",
+    "Document",
+    "LegalNode",
+    "LegalRel",
+    "LegalRelation",
+    "LegalUnit",
+    "Part",
+    "Passage",
+    "Placeholder",
+    "Point",
+    "RelationDescription",
+    "RelationSpec",
+    "SchemaItem",
+    "Section",
+    "Sentence",
+    "SentenceNode",
+    "SentenceRel",
+    "StructureRel",
+    "Subsection",
+    "Supplementary",
+    "Topic",
+    "TopicEntity",
+    "UnitVersion",
+    "UnresolvedReference",
+    "bio_type_of",
+    "index_name",
+    "node_classes",
+    "relation_of",
+    "schema_items",
 ]

@@ -24,8 +24,9 @@ class SentenceRelation(StructuredRel):
     """A typed rhetorical relation and how it was found."""
 
     relation = StringProperty()
-    method = StringProperty()
+    method = StringProperty()  # 'llm' or 'heuristic'
     score = FloatProperty()
+    evidence = StringProperty()  # why the edge exists (shared entities, the marker seen)
 
 
 class SentenceNode(StructuredNode):
@@ -35,10 +36,16 @@ class SentenceNode(StructuredNode):
 
 
 class Passage(SentenceNode):
-    """A source passage (title + text)."""
+    """A source passage (title + text) and what the loader noticed about it."""
 
     title = StringProperty()
     text = StringProperty()
+    language = StringProperty()  # 'en' or 'non-en' (a cheap stop-word check, not a classifier)
+    method = StringProperty()  # how its sentences were classified: 'llm' or 'heuristic'
+    notes = ArrayProperty(StringProperty())  # what the loader had to handle (long sentence split, ...)
+    embedding = ArrayProperty(
+        FloatProperty(), vector_index=VectorIndex(dimensions=384, similarity_function="cosine")
+    )
 
 
 class Topic(SentenceNode):
@@ -46,9 +53,20 @@ class Topic(SentenceNode):
 
     title = StringProperty()
     text = StringProperty()
+    key = StringProperty(index=True)  # the normalised title, matched against entity keys
     embedding = ArrayProperty(
         FloatProperty(), vector_index=VectorIndex(dimensions=384, similarity_function="cosine")
     )
+
+
+class TopicEntity(SentenceNode):
+    """A named entity (spaCy NER) mentioned in a passage; shared entities bridge topics.
+
+    ``id`` is ``entity:<normalised name>``; ``(Topic)-[:MENTIONS]->(TopicEntity)``.
+    """
+
+    name = StringProperty()
+    label = StringProperty()
 
 
 class Sentence(SentenceNode):
@@ -56,6 +74,7 @@ class Sentence(SentenceNode):
 
     passage_id = StringProperty(index=True)
     position = IntegerProperty()
+    role = StringProperty()  # 'core' or 'supplementary' (mirrors the second label)
     text = StringProperty(
         fulltext_index=FulltextIndex(analyzer="standard-no-stop-words", eventually_consistent=False)
     )

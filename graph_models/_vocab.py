@@ -32,7 +32,8 @@ class SentenceRel(StrEnum):
     HAS_CORE = "HAS_CORE"
     SUPPORTS = "SUPPORTS"  # core -> supplementary (nucleus-satellite)
     NN_RELATION = "NN_RELATION"  # core -> core (nucleus-nucleus)
-    BRIDGE = "BRIDGE"  # topic -> topic (cross-document)
+    BRIDGE = "BRIDGE"  # topic -> topic (cross-document), stored from the smaller id
+    MENTIONS = "MENTIONS"  # topic -> entity (what the bridges are computed from)
     FROM_PASSAGE = "FROM_PASSAGE"
 
 

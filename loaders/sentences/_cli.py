@@ -1,0 +1,75 @@
+"""``hopgraph load sentences PATH``: build the sentence logic graph from a corpus file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from tqdm import tqdm
+
+from hopgraph.agents import ChatModel, OpenAIChatModel, build_embedder
+from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.loaders.sentences._entities import SpacyTagger
+from hopgraph.loaders.sentences._inputs import read_corpus, sample_corpus_path
+from hopgraph.loaders.sentences._pipeline import (
+    DEFAULT_BATCH_PASSAGES,
+    DEFAULT_MAX_BRIDGES,
+    DEFAULT_MAX_DF,
+    load_passages,
+)
+from hopgraph.settings import Settings
+
+SAMPLE_NAME = "sample"
+
+
+def chat_model_from(settings: Settings) -> ChatModel | None:
+    """The configured LLM, or None when no endpoint is set (heuristic / retrieval-only)."""
+    if not settings.llm.base_url:
+        return None
+    return OpenAIChatModel(base_url=settings.llm.base_url, model=settings.llm.model,
+                           api_key=settings.llm.api_key, timeout_s=settings.llm.timeout_s,
+                           max_retries=settings.llm.max_retries)
+
+
+@click.command(name="sentences")
+@click.argument("path")
+@click.option("--no-llm", is_flag=True, help="Use the deterministic heuristic even if an LLM is configured.")
+@click.option("--llm-limit", type=int, default=None, help="Use the LLM for at most N passages.")
+@click.option("--batch", "batch_passages", type=int, default=DEFAULT_BATCH_PASSAGES, show_default=True,
+              help="Passages per write transaction.")
+@click.option("--max-df", type=int, default=DEFAULT_MAX_DF, show_default=True,
+              help="Entities shared by more topics than this do not bridge.")
+@click.option("--max-bridges", type=int, default=DEFAULT_MAX_BRIDGES, show_default=True,
+              help="Strongest bridges kept per topic.")
+@click.pass_context
+def sentences(ctx: click.Context, path: str, no_llm: bool, llm_limit: int | None,
+              batch_passages: int, max_df: int, max_bridges: int) -> None:
+    """Load PATH (HotpotQA corpus JSON, or JSONL of {id, title, text}; 'sample' = the bundled
+    sample corpus) into the sentence graph."""
+    settings = settings_of(ctx)
+    source = sample_corpus_path() if path == SAMPLE_NAME else Path(path)
+    skipped: list[str] = []
+    passages = list(read_corpus(source, skipped))
+    embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
+    tagger = SpacyTagger.load()
+    llm = None if no_llm else chat_model_from(settings)
+    with open_runner(settings) as (runner, _), tqdm(total=len(passages), unit="passage",
+                                                     disable=None) as bar:
+        report = load_passages(runner, passages, embedder=embedder, tagger=tagger, llm=llm,
+                               llm_limit=llm_limit, batch_passages=batch_passages, max_df=max_df,
+                               max_bridges=max_bridges, progress=bar.update)
+    report.skipped[:0] = skipped
+    click.echo(
+        f"loaded {report.passages} passages, {report.sentences} sentences "
+        f"({report.cores} core, {report.supplementary} supplementary), {report.bridges} bridges "
+        f"in {report.seconds:.1f}s ({report.sentences_per_s:.0f} sentences/s)"
+    )
+    methods = ", ".join(f"{k}={v}" for k, v in sorted(report.methods.items()))
+    click.echo(f"edges by method: {methods or '-'}; LLM calls {report.llm_calls} "
+               f"({report.llm_calls_per_document:.2f}/passage, {report.llm_failures} fell back)")
+    for line in report.skipped:
+        click.echo(f"skipped: {line}", err=True)
+    for line in report.notes[:50]:
+        click.echo(f"note: {line}", err=True)
+    if len(report.notes) > 50:
+        click.echo(f"note: ... and {len(report.notes) - 50} more", err=True)

@@ -1,0 +1,85 @@
+"""Fakes for the sentence-graph unit tests: embedder, tagger, chat model, recording runner."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from hopgraph.agents import ChatResult
+
+Record = dict[str, Any]
+
+
+class FakeEmbedder:
+    """Bag-of-words hashing vectors: texts sharing words are similar; deterministic."""
+
+    name = "fake-bow"
+    dimension = 64
+
+    def _vec(self, text: str) -> list[float]:
+        v = np.zeros(self.dimension, dtype=np.float32)
+        for word in text.lower().replace(".", " ").replace(",", " ").split():
+            v[int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dimension] += 1.0
+        n = float(np.linalg.norm(v)) or 1.0
+        return (v / n).tolist()
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self._vec(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vec(text)
+
+
+class FakeTagger:
+    """Capitalised words after the first word are 'entities'."""
+
+    def tag(self, sentences: Sequence[str]) -> list[list[tuple[str, str]]]:
+        out = []
+        for s in sentences:
+            words = [w.strip(".,") for w in s.split()[1:]]
+            out.append([(w, "PERSON") for w in words if w[:1].isupper()])
+        return out
+
+
+class FakeChat:
+    """Replies from a function of the last user message; counts calls."""
+
+    model = "fake-chat"
+
+    def __init__(self, reply: Callable[[str], str]) -> None:
+        self._reply = reply
+        self.calls: list[str] = []
+
+    def complete(self, messages: Sequence[Mapping[str, str]], *, max_tokens: int = 512,
+                 temperature: float = 0.0, json_mode: bool = False) -> ChatResult:
+        user = messages[-1]["content"]
+        self.calls.append(user)
+        return ChatResult(self._reply(user), prompt_tokens=len(user.split()), completion_tokens=3,
+                          latency_s=0.0, model=self.model)
+
+
+class RecordingRunner:
+    """Records (key, params); read results come from a function of (key, params)."""
+
+    def __init__(self, reads: Callable[[str, Mapping[str, Any]], list[Record]] | None = None) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self._reads = reads or (lambda key, params: [])
+
+    def read(self, key: str, **params: Any) -> list[Record]:
+        self.calls.append((key, params))
+        return self._reads(key, params)
+
+    def write(self, key: str, **params: Any) -> list[Record]:
+        self.calls.append((key, params))
+        return [{"bridges": 0}] if key == "sentence/rebuild_bridges" else []
+
+    def write_transaction(self, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[Record]]:
+        for key, params in steps:
+            self.calls.append((key, dict(params)))
+        return [[] for _ in steps]
+
+    def params_of(self, key: str) -> list[dict[str, Any]]:
+        return [p for k, p in self.calls if k == key]

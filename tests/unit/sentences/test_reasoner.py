@@ -1,0 +1,100 @@
+"""The reasoner's control flow against canned query rows: refinement, hop-by-hop expansion."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from hopgraph.agents.sentences import SentenceReasoner, SentenceRetrievalConfig
+from hopgraph.errors import RetrievalError
+
+from .fakes import FakeChat, FakeEmbedder, RecordingRunner
+
+ANCHORS = [
+    {"id": "A#s0", "passage_id": "A", "position": 0, "role": "core", "text": "Film A was directed by Bob.", "score": 0.8},
+    {"id": "C#s2", "passage_id": "C", "position": 2, "role": "supplementary", "text": "Unrelated.", "score": 0.5},
+]
+HOPS: dict[str, list[dict[str, Any]]] = {
+    "A#s0": [{"source": "A#s0", "id": "A#topic", "kind": "topic", "passage_id": "A", "position": None,
+              "text": "Film A", "edge": "HAS_CORE", "relation": "topic", "method": "heuristic", "similarity": 0.6}],
+    "A#topic": [{"source": "A#topic", "id": "B#topic", "kind": "topic", "passage_id": "B", "position": None,
+                 "text": "Bob", "edge": "BRIDGE", "relation": "shared_entity", "method": "heuristic", "similarity": 0.4}],
+    "B#topic": [{"source": "B#topic", "id": "B#s0", "kind": "core", "passage_id": "B", "position": 0,
+                 "text": "Bob was born in Paris.", "edge": "HAS_CORE", "relation": "topic", "method": "heuristic", "similarity": 0.5}],
+}
+
+
+def _reads(key: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    if key == "sentence/find_anchor_sentences":
+        return ANCHORS[: params["k"]]
+    if key == "sentence/expand_frontier":
+        return [row for f in params["frontier"] for row in HOPS.get(f, [])
+                if row["id"] not in params["visited"]]
+    if key == "sentence/get_passage_titles":
+        return [{"id": i, "title": f"Title {i}"} for i in params["ids"]]
+    return []
+
+
+def test_heuristic_refinement_then_bridge_path_reaches_second_passage() -> None:
+    runner = RecordingRunner(_reads)
+    result = SentenceReasoner(runner, FakeEmbedder()).retrieve("Where was the director of Film A born?")
+    assert result.refinement == "heuristic" and result.kept == ["A#s0"]  # C#s2 is 0.3 below
+    assert [e.id for e in result.evidence] == ["A#s0", "B#s0"]
+    assert result.evidence[1].path == ("A#s0", "A#topic", "B#topic", "B#s0")
+    assert result.evidence[1].relations == ("HAS_CORE:topic", "BRIDGE:shared_entity", "HAS_CORE:topic")
+    hops = runner.params_of("sentence/expand_frontier")
+    assert [h["frontier"] for h in hops] == [["A#s0"], ["A#topic"], ["B#topic"], ["B#s0"]]
+    assert hops[2]["visited"] == ["A#s0", "A#topic", "B#topic"]
+
+
+def test_path_length_bounds_expansion() -> None:
+    runner = RecordingRunner(_reads)
+    reasoner = SentenceReasoner(runner, FakeEmbedder(), config=SentenceRetrievalConfig(max_path_length=2))
+    result = reasoner.retrieve("Where was the director of Film A born?")
+    assert [e.id for e in result.evidence] == ["A#s0"]
+    assert len(runner.params_of("sentence/expand_frontier")) == 2
+
+
+def test_ablations_without_expansion_and_without_refinement() -> None:
+    no_expand = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder()).with_config(expand=False)
+    assert [e.id for e in no_expand.retrieve("q?").evidence] == ["A#s0"]
+    no_refine = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder()).with_config(refine=False, expand=False)
+    result = no_refine.retrieve("q?")
+    assert result.refinement == "off" and [e.id for e in result.evidence] == ["A#s0", "C#s2"]
+
+
+def test_llm_refinement_sufficient_skips_expansion_and_answers() -> None:
+    def reply(user: str) -> str:
+        if user.startswith("Question"):
+            return json.dumps({"relevant": [1], "sufficient": True})
+        return "Paris\nbecause..."
+
+    runner = RecordingRunner(_reads)
+    chat = FakeChat(reply)
+    answer = SentenceReasoner(runner, FakeEmbedder(), chat).answer("Where?")
+    assert answer.retrieval.refinement == "llm" and answer.retrieval.kept == ["C#s2"]
+    assert runner.params_of("sentence/expand_frontier") == []
+    assert answer.answer == "Paris" and answer.method == "llm"
+    assert answer.retrieval.llm_calls == 2
+    assert answer.citations == [("Title C", "C", 2)]
+
+
+def test_unusable_llm_refinement_falls_back_to_rule() -> None:
+    chat = FakeChat(lambda user: "no json here" if user.startswith("Question") else "Bob")
+    answer = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder(), chat).answer("Where?")
+    assert answer.retrieval.refinement == "heuristic"
+    assert answer.answer == "Bob"
+
+
+def test_retrieval_only_without_llm_and_empty_question() -> None:
+    reasoner = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder())
+    answer = reasoner.answer("Where was the director of Film A born?")
+    assert answer.answer is None and answer.method == "retrieval-only"
+    assert answer.retrieval.context_tokens > 0
+    with pytest.raises(RetrievalError):
+        reasoner.answer("  ")
+    with pytest.raises(RetrievalError):
+        SentenceRetrievalConfig(anchor_k=0)
