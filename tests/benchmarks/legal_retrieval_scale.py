@@ -1,0 +1,278 @@
+"""Scale test of legal retrieval on generated corpora (10k / 100k / 1M units).
+
+The generator writes documents of articles and clauses with random unit vectors and word
+sequences drawn from a Zipf vocabulary, with amendment chains (about 5 % of clauses amended one to
+three times by later documents, each with a UnitVersion), repeals (0.5 %) and REFERS_TO edges
+(0.3 per clause). Writes go through batched ``UNWIND`` queries (``legal/write_benchmark_*`` and
+the Cypher below in ``cypher/legal/write_benchmark_edges``). For every size it measures full
+retrieval (2 round trips: seeds + tracing + references + provenance) and a plain vector top-k on
+the same server, interleaved, and PROFILEs the slowest full-retrieval query.
+
+    OPENBLAS_NUM_THREADS=1 python tests/benchmarks/legal_retrieval_scale.py --sizes 10000 100000
+
+Writes tests/benchmarks/results/legal_retrieval_scale.{md,json}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from hopgraph.db import Neo4jRunner, connect
+from hopgraph.db._runtime import LocalInstance, free_port
+from hopgraph.db._schema_install import install_schema
+from hopgraph.retrieval import LegalRetriever, RetrievalConfig
+from hopgraph.retrieval._eval import percentile
+from hopgraph.settings import default_home
+
+RESULTS = Path(__file__).parent / "results"
+DIM = 384
+VOCAB = 20_000
+ARTICLES_PER_DOC = 100
+CLAUSES_PER_ARTICLE = 4
+AMEND_RATE = 0.05
+REPEAL_RATE = 0.005
+REFS_PER_CLAUSE = 0.3
+BATCH = 5_000
+QUERIES = 40
+
+
+class VectorEmbedder:
+    """Returns a prepared query vector: the scale test measures the database, not the model."""
+
+    name = "random"
+    dimension = DIM
+
+    def __init__(self) -> None:
+        self.next: list[float] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        raise NotImplementedError
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.next
+
+
+def _words(rng: np.random.Generator, n: int) -> str:
+    ids = np.minimum(rng.zipf(1.3, n), VOCAB)
+    return " ".join(f"w{i}" for i in ids)
+
+
+def _vecs(rng: np.random.Generator, n: int) -> np.ndarray:
+    v = rng.standard_normal((n, DIM)).astype(np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def generate(runner: Neo4jRunner, n_units: int, seed: int = 7) -> dict[str, int]:
+    """Write a corpus of about ``n_units`` units; return counts."""
+    rng = np.random.default_rng(seed)
+    prng = random.Random(seed)
+    per_doc = ARTICLES_PER_DOC * (1 + CLAUSES_PER_ARTICLE)
+    n_docs = max(1, n_units // per_doc)
+    docs = [{"id": f"{i + 1}/{2000 + i % 24}/QH{10 + i % 6}", "number": f"{i + 1}/{2000 + i % 24}/QH{10 + i % 6}",
+             "doc_type": prng.choice(["Luật", "Nghị định", "Thông tư"]), "title": f"Văn bản {i + 1}",
+             "issuer": prng.choice(["Quốc hội", "Chính phủ", "Bộ Y tế"])} for i in range(n_docs)]
+    runner.write("legal/write_benchmark_documents", rows=docs)
+    clause_ids: list[str] = []
+    counts = {"documents": n_docs, "units": 0, "versions": 0, "amends": 0, "repeals": 0, "refers": 0}
+    rows: list[dict[str, Any]] = []
+
+    def flush(level_rows: list[dict[str, Any]]) -> None:
+        if level_rows:
+            vec = _vecs(rng, len(level_rows))
+            for r, v in zip(level_rows, vec, strict=True):
+                r["embedding"] = v.tolist()
+            runner.write("legal/write_benchmark_units", rows=level_rows)
+            counts["units"] += len(level_rows)
+            level_rows.clear()
+
+    for d in docs:
+        arts = []
+        for a in range(1, ARTICLES_PER_DOC + 1):
+            arts.append({"id": f"{d['id']}:D{a}", "doc_id": d["id"], "parent_id": d["id"],
+                         "level": "Article", "number": str(a), "path": f"D{a}",
+                         "heading": _words(rng, 5), "text": _words(rng, 20),
+                         "text_segmented": None, "ordinal": a, "citation": None})
+        rows.extend(arts)
+        flush(rows)  # articles before their clauses (CONTAINS needs the parent)
+        for a in range(1, ARTICLES_PER_DOC + 1):
+            for k in range(1, CLAUSES_PER_ARTICLE + 1):
+                t = _words(rng, 40)
+                cid = f"{d['id']}:D{a}.K{k}"
+                clause_ids.append(cid)
+                rows.append({"id": cid, "doc_id": d["id"], "parent_id": f"{d['id']}:D{a}",
+                             "level": "Clause", "number": str(k), "path": f"D{a}.K{k}",
+                             "heading": None, "text": t, "text_segmented": t, "ordinal": k,
+                             "citation": None})
+            if len(rows) >= BATCH:
+                flush(rows)
+    flush(rows)
+    # Amendments: instruction clauses of later documents amend earlier clauses; new wording as
+    # UnitVersion nodes; a few repeals; references between clauses.
+    edges: list[dict[str, Any]] = []
+    versions: list[dict[str, Any]] = []
+    for cid in prng.sample(clause_ids, int(len(clause_ids) * AMEND_RATE)):
+        day = date(2010, 1, 1)
+        for _ in range(prng.randint(1, 3)):
+            day += timedelta(days=prng.randint(200, 900))
+            src = prng.choice(clause_ids)
+            src_doc = src.split(":")[0]
+            vid = f"{cid}@{src_doc}"
+            t = _words(rng, 40)
+            versions.append({"id": vid, "target": cid, "doc_id": cid.split(":")[0], "text": t,
+                             "valid_from": day})
+            edges.append({"rel": "AMENDS", "src": src, "dst": cid, "effective_date": day})
+    for cid in prng.sample(clause_ids, int(len(clause_ids) * REPEAL_RATE)):
+        edges.append({"rel": "REPEALS", "src": prng.choice(clause_ids), "dst": cid,
+                      "effective_date": date(2020, 1, 1)})
+    for _ in range(int(len(clause_ids) * REFS_PER_CLAUSE)):
+        edges.append({"rel": "REFERS_TO", "src": prng.choice(clause_ids),
+                      "dst": prng.choice(clause_ids), "effective_date": None})
+    for i in range(0, len(versions), BATCH):
+        part = versions[i:i + BATCH]
+        vec = _vecs(rng, len(part))
+        runner.write("legal/write_benchmark_versions",
+                     rows=[{**r, "embedding": v.tolist(), "text_segmented": r["text"]}
+                           for r, v in zip(part, vec, strict=True)])
+    for i in range(0, len(edges), BATCH):
+        runner.write("legal/write_benchmark_edges", rows=edges[i:i + BATCH])
+    counts["versions"] = len(versions)
+    for e in edges:
+        counts[{"AMENDS": "amends", "REPEALS": "repeals", "REFERS_TO": "refers"}[e["rel"]]] += 1
+    counts["units"] += len(versions)
+    return counts
+
+
+def measure(runner: Neo4jRunner, n_queries: int, seed: int = 11) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    emb = VectorEmbedder()
+    retriever = LegalRetriever(runner, emb, config=RetrievalConfig(candidates=50))
+    full, vec, worst = [], [], (0.0, "", [])
+    qv = _vecs(rng, n_queries + 5)
+    for i in range(n_queries + 5):
+        q = _words(rng, 8)
+        emb.next = qv[i].tolist()
+        t = time.perf_counter()
+        runner.read("legal/search_units_vector", vector=emb.next, k=10)
+        v_ms = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        ctx = retriever.retrieve(q, k=10, as_of=date(2022, 1, 1))
+        f_ms = (time.perf_counter() - t) * 1000
+        if i < 5:  # warm-up
+            continue
+        vec.append(v_ms)
+        full.append(f_ms)
+        if f_ms > worst[0]:
+            worst = (f_ms, q, emb.next, ctx.seeds)
+    return {"vector_p50_ms": percentile(vec, 50), "vector_p95_ms": percentile(vec, 95),
+            "full_p50_ms": percentile(full, 50), "full_p95_ms": percentile(full, 95),
+            "ratio_p50": percentile(full, 50) / percentile(vec, 50), "worst": worst}
+
+
+def profile(driver: Any, runner: Neo4jRunner, worst: tuple[float, str, list[float], list[str]]
+            ) -> str:
+    """PROFILE both round trips of the slowest query; return the plans as text."""
+    from hopgraph.retrieval._legal_query import prepare_question
+
+    _, q, vector, seeds = worst
+    prepared = prepare_question(q)
+    search_params = dict(vector=vector, query=prepared.lucene, use_sparse=True, candidates=50,
+                         sparse_pool=50, has_filter=False, doc_ids=[], doc_types=[], issuers=[],
+                         as_of=date(2022, 1, 1), fusion="linear", lam=0.5, rrf_k=60,
+                         to_article=False)
+    expand_params = dict(seed_ids=seeds, as_of=date(2022, 1, 1), max_depth=6, max_refs=3)
+    out = []
+    for key, params in (("legal/search_units_hybrid", search_params),
+                        ("legal/expand_context", expand_params)):
+        with driver.session(database="neo4j") as s:
+            summary = s.run("PROFILE " + runner.registry[key].text, params).consume()
+        out.append(f"### PROFILE {key}\n\n```\n{_plan_text(summary.profile)}```\n")
+    return "\n".join(out)
+
+
+def _plan_text(plan: Any, depth: int = 0) -> str:
+    if not plan:
+        return ""
+    args = plan.get("args", {})
+    line = (f"{'  ' * depth}{plan.get('operatorType')}  rows={plan.get('rows')} "
+            f"dbHits={plan.get('dbHits')} time={args.get('Time', '')}\n")
+    return line + "".join(_plan_text(c, depth + 1) for c in plan.get("children", []))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    ap.add_argument("--time-budget-s", type=float, default=1800.0,
+                    help="stop before a size when the run has used this much time")
+    args = ap.parse_args()
+    logging.getLogger("neo4j").setLevel(logging.ERROR)
+    started = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    profile_text = ""
+    for n in args.sizes:
+        if time.perf_counter() - started > args.time_budget_s:
+            results.append({"size": n, "skipped": "time budget of this run spent"})
+            continue
+        root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-scale-"))
+        inst = LocalInstance(root=root, cache_root=default_home() / "cache",
+                             bolt_port=free_port(), http_port=free_port(), heap="2g",
+                             pagecache="2g")
+        inst.start()
+        try:
+            driver = connect(inst.uri, "neo4j", inst.password())
+            install_schema(driver, "neo4j", dimension=DIM)
+            runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
+            t = time.perf_counter()
+            counts = generate(runner, n)
+            driver.execute_query("CALL db.awaitIndexes(3600)", database_="neo4j")
+            load_s = time.perf_counter() - t
+            m = measure(runner, QUERIES)
+            worst = m.pop("worst")
+            profile_text = f"Size {n}: slowest full retrieval {worst[0]:.1f} ms\n\n" + profile(
+                driver, runner, worst)
+            results.append({"size": n, **counts, "load_s": round(load_s, 1), **m})
+            print(results[-1], flush=True)
+            driver.close()
+        finally:
+            inst.stop()
+            shutil.rmtree(root, ignore_errors=True)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "legal_retrieval_scale.json").write_text(json.dumps(results, indent=2, default=str),
+                                                       encoding="utf-8")
+    load = os.getloadavg()
+    md = ["# Legal retrieval scale test", "",
+          f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load average {load[0]:.1f} "
+          "on 2 shared cores; heap 2g, page cache 2g. Random unit vectors, Zipf word texts, "
+          f"{AMEND_RATE:.0%} of clauses amended 1-3 times, {REPEAL_RATE:.1%} repealed, "
+          f"{REFS_PER_CLAUSE} references per clause. {QUERIES} queries per size (5 warm-up).", "",
+          "| units | docs | versions | AMENDS | REFERS_TO | load s | vector p50 | vector p95 | "
+          "full p50 | full p95 | full/vector p50 |", "|---" * 11 + "|"]
+    for r in results:
+        if "skipped" in r:
+            md.append(f"| {r['size']} | skipped: {r['skipped']} |" + " |" * 9)
+            continue
+        md.append(f"| {r['units']} | {r['documents']} | {r['versions']} | {r['amends']} | "
+                  f"{r['refers']} | {r['load_s']} | {r['vector_p50_ms']:.1f} | "
+                  f"{r['vector_p95_ms']:.1f} | {r['full_p50_ms']:.1f} | {r['full_p95_ms']:.1f} | "
+                  f"{r['ratio_p50']:.2f} |")
+    md += ["", "## Profile of the slowest query (largest size)", "", profile_text]
+    (RESULTS / "legal_retrieval_scale.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+    print("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()
