@@ -15,6 +15,7 @@ from hopgraph.cli._db import db
 from hopgraph.cli._groups import eval_, load
 from hopgraph.errors import HopgraphError
 from hopgraph.loaders.biomed._cli import primekg
+from hopgraph.loaders.legal._cli import legal_load
 from hopgraph.retrieval._cli import eval_retrieval, retrieve
 from hopgraph.settings import Neo4jSettings, Settings
 
@@ -56,6 +57,7 @@ cli.add_command(retrieve)
 eval_.add_command(eval_retrieval)
 cli.add_command(llm)
 load.add_command(primekg)
+load.add_command(legal_load)
 
 
 def main() -> None:

@@ -5,5 +5,5 @@
 UNWIND $rows AS row
 MERGE (d:LegalNode {id: row.id})
 SET d:Document, d += row.props
-REMOVE d:Placeholder, d.kind
+REMOVE d:Placeholder, d.kind, d.doc_id
 RETURN count(d) AS count

@@ -31,3 +31,45 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
   derived after every load by ``legal/derive_*`` queries from the events in the graph.
   Unit status: in_force | amended | repealed | replaced | supplemented (dates decide "as of").
 """
+
+from pathlib import Path
+
+from hopgraph.loaders.legal._citations import Citation, find_citations
+from hopgraph.loaders.legal._document import build_document
+from hopgraph.loaders.legal._formats import codification_names, expand_paths, read_file
+from hopgraph.loaders.legal._ids import (
+    citation,
+    normalise_doc_number,
+    slugify,
+    unit_id,
+    version_id,
+)
+from hopgraph.loaders.legal._loader import (
+    DEFAULT_BATCH_SIZE,
+    LoadReport,
+    derive,
+    graph_counts,
+    load_legal,
+    parse_inputs,
+)
+from hopgraph.loaders.legal._model import (
+    DocumentMeta,
+    NewUnit,
+    ParsedDocument,
+    Problem,
+    Relation,
+    Unit,
+    Unresolved,
+)
+from hopgraph.loaders.legal._parser import parse_structure
+from hopgraph.loaders.legal._rows import WritePlan, plan_document
+
+SAMPLES_DIR = Path(__file__).resolve().parent / "samples"
+
+__all__ = [
+    "DEFAULT_BATCH_SIZE", "SAMPLES_DIR", "Citation", "DocumentMeta", "LoadReport", "NewUnit",
+    "ParsedDocument", "Problem", "Relation", "Unit", "Unresolved", "WritePlan", "build_document",
+    "citation", "codification_names", "derive", "expand_paths", "find_citations", "graph_counts",
+    "load_legal", "normalise_doc_number", "parse_inputs", "parse_structure", "plan_document",
+    "read_file", "slugify", "unit_id", "version_id",
+]

@@ -1,0 +1,234 @@
+"""Citations inside legal text: ``điểm a khoản 2 Điều 5 của Luật số X``, lists, ranges, ``này``.
+
+A :class:`Citation` is what the text says; :func:`resolve` turns it into unit paths against a
+context (the current document and unit). Nothing here guesses: a document named without a number
+that no name index knows stays unresolved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from hopgraph.loaders.legal._ids import (
+    DOC_NUMBER,
+    OLD_DOC_NUMBER,
+    normalise_doc_number,
+    point_index,
+    roman_to_int,
+)
+
+_N = r"\d{1,3}[a-zđ]?"
+_L = r"[a-zđ]\d?"
+_NLIST = rf"{_N}(?:(?:\s*,\s*(?:và\s+|hoặc\s+)?|\s+và\s+|\s+hoặc\s+){_N}(?![\d.]))*"
+_LLIST = rf"{_L}(?:(?:\s*,\s*(?:và\s+|hoặc\s+)?|\s+và\s+|\s+hoặc\s+){_L}(?![\w]))*"
+_CHAIN = re.compile(
+    rf"(?<![\wÀ-ỹ])(?:(?:các\s+)?điểm\s+(?P<pts>{_LLIST}|này)(?![\wÀ-ỹ])\s*(?:của\s+|tại\s+)?)?"
+    rf"(?:(?:(?:các\s+)?khoản\s+(?P<khs>{_NLIST}|này)|từ\s+khoản\s+(?P<k1>{_N})\s+đến\s+(?:khoản\s+)?(?P<k2>{_N}))"
+    rf"(?![\wÀ-ỹ])\s*(?:của\s+|tại\s+)?)?"
+    rf"(?:(?:các\s+)?điều\s+(?P<ds>{_NLIST}|này)|từ\s+điều\s+(?P<d1>{_N})\s+đến\s+(?:điều\s+)?(?P<d2>{_N})"
+    rf"|(?:các\s+)?chương\s+(?P<chs>[IVXLC]+(?:\s*(?:,|và)\s*[IVXLC]+)*|này)"
+    rf"|(?:các\s+)?phụ\s+lục\s+(?P<pls>[IVXLC]+|\d+|này))?(?![\wÀ-ỹ])",
+    re.IGNORECASE,
+)
+DOC_TYPE_WORDS = (r"Thông tư liên tịch|Nghị quyết liên tịch|Văn bản hợp nhất|Bộ luật|Luật|Nghị định|"
+                  r"Thông tư|Quyết định|Nghị quyết|Pháp lệnh|Hiến pháp|Chỉ thị")
+_DOC_AFTER = re.compile(
+    rf"^\s*,?\s*(?:của\s+|tại\s+|thuộc\s+|theo\s+)?(?P<dtype>{DOC_TYPE_WORDS})(?![\wÀ-ỹ])(?P<rest>[^;:()\[\]\n]{{0,160}})",
+)
+_THIS = re.compile(r"^\s*này(?![\wÀ-ỹ])")
+_NUMBER = re.compile(rf"(?<![\w/])(?:số\s+)?({DOC_NUMBER}|{OLD_DOC_NUMBER})(?![\w/])")
+_STOP = re.compile(r"(?:\s(?:và|hoặc)\s|[.;]|(?<![\wÀ-ỹ])(?:điểm|khoản|Điều)\s+\d)", re.IGNORECASE)
+_NAME_END = re.compile(r"\s+(?:ngày|năm|đã được|được|sửa đổi|về việc|quy định)\s", re.IGNORECASE)
+VAGUE = re.compile(
+    r"theo\s+quy\s+định\s+của\s+pháp\s+luật(?:\s+(?:về|có liên quan)[^,;.:()\n]{0,80})?"
+    r"|quy\s+định\s+khác\s+của\s+pháp\s+luật(?:\s+có\s+liên\s+quan)?"
+    r"|văn\s+bản\s+quy\s+phạm\s+pháp\s+luật\s+có\s+liên\s+quan",
+    re.IGNORECASE,
+)
+DOC_MENTION = re.compile(
+    rf"(?<![\wÀ-ỹ])(?P<dtype>{DOC_TYPE_WORDS})(?![\wÀ-ỹ])(?P<rest>[^;:()\[\]\n]{{0,160}})"
+)
+
+
+@dataclass
+class DocRef:
+    """Which document a citation names: this one, one by number, or one by name only."""
+
+    kind: str  # "this" | "number" | "name" | "none"
+    number: str | None = None
+    name: str | None = None
+    end: int = 0  # offset in the text where the document mention ends
+
+
+@dataclass
+class Citation:
+    start: int
+    end: int
+    text: str
+    points: list[str] | None
+    clauses: list[str] | None
+    articles: list[str] | None
+    chapters: list[str] | None
+    annexes: list[str] | None
+    doc: DocRef
+
+
+def _items(raw: str | None) -> list[str] | None:
+    if raw is None:
+        return None
+    if raw.strip().lower() == "này":
+        return ["này"]
+    return [x for x in re.split(r"\s*,\s*(?:và\s+|hoặc\s+)?|\s+và\s+|\s+hoặc\s+", raw.strip()) if x]
+
+
+def _range(a: str | None, b: str | None) -> list[str] | None:
+    if a is None or b is None or not a.isdigit() or not b.isdigit() or int(b) < int(a):
+        return None
+    if int(b) - int(a) > 200:
+        return None
+    return [str(i) for i in range(int(a), int(b) + 1)]
+
+
+def doc_after(text: str, names: Mapping[str, str] | None) -> DocRef:
+    """The document named right after a citation (``của Luật này``, ``Nghị định số X``)."""
+    m = _DOC_AFTER.match(text)
+    if m is None:
+        return DocRef("none")
+    rest = m.group("rest")
+    if _THIS.match(rest):
+        return DocRef("this", end=m.start("rest") + _THIS.match(rest).end())  # type: ignore[union-attr]
+    stop = _STOP.search(rest)
+    scope = rest[: stop.start()] if stop else rest
+    num = _NUMBER.search(scope)
+    if num:
+        return DocRef("number", number=normalise_doc_number(num.group(1)),
+                      end=m.start("rest") + num.end())
+    name = (m.group("dtype") + scope).strip(" ,")
+    cut = _NAME_END.search(name)
+    if cut:
+        name = name[: cut.start()]
+    number = lookup_name(name, names)
+    if number:
+        return DocRef("number", number=number, name=name, end=m.start("rest") + len(scope))
+    return DocRef("name", name=name, end=m.start("rest") + len(scope))
+
+
+def name_key(name: str) -> str:
+    """A comparable form of a document name: lower case, single spaces, no trailing words."""
+    key = re.sub(r"\s+", " ", name.lower()).strip(" ,.;")
+    key = re.sub(r"\s+(?:số|ngày|năm)\b.*$", "", key)
+    return key
+
+
+def lookup_name(name: str, names: Mapping[str, str] | None) -> str | None:
+    """The number of the one document known by exactly this name, else None."""
+    if not names:
+        return None
+    return names.get(name_key(name))
+
+
+def find_citations(text: str, names: Mapping[str, str] | None = None) -> list[Citation]:
+    """Every unit citation in ``text``, with the document each one names."""
+    out: list[Citation] = []
+    for m in _CHAIN.finditer(text):
+        if m.end() == m.start():
+            continue
+        pts, khs, ds = _items(m.group("pts")), _items(m.group("khs")), _items(m.group("ds"))
+        if khs is None:
+            khs = _range(m.group("k1"), m.group("k2"))
+        if ds is None:
+            ds = _range(m.group("d1"), m.group("d2"))
+        chs, pls = _items(m.group("chs")), _items(m.group("pls"))
+        if not any((pts, khs, ds, chs, pls)):
+            continue
+        if pts and any(p != "này" and point_index(p) < 0 for p in pts):
+            continue
+        doc = doc_after(text[m.end():], names)
+        end = m.end() + doc.end if doc.kind != "none" else m.end()
+        out.append(Citation(m.start(), end, text[m.start():end].strip(), pts, khs, ds, chs, pls,
+                            doc))
+    # "khoản 2 Điều 4 và Điều 8 của Luật số X": the list shares the last document named.
+    for i in range(len(out) - 2, -1, -1):
+        cur, nxt = out[i], out[i + 1]
+        if cur.doc.kind == "none" and re.fullmatch(r"\s*(?:,|và|hoặc|,\s*và)\s*",
+                                                    text[cur.end:nxt.start]):
+            cur.doc = nxt.doc
+    return out
+
+
+@dataclass
+class Context:
+    """Where a citation is read: the document and the path of the unit that contains it."""
+
+    doc_id: str
+    path: str  # e.g. "D5.K2.a"; "" for document-level text
+
+    def part(self, prefix: str) -> str | None:
+        for seg in self.path.split("."):
+            if prefix == "D" and seg.startswith("D") and not seg.startswith("DS"):
+                return seg[1:]
+            if prefix == "K" and seg.startswith("K"):
+                return seg[1:]
+        if prefix == "P":
+            last = self.path.split(".")[-1] if self.path else ""
+            return last if last and last[0].islower() else None
+        return None
+
+
+def resolve(c: Citation, ctx: Context, target_doc: str | None = None) -> list[str]:
+    """Unit paths (``D5.K2.a``) a citation names, relative parts filled from ``ctx``.
+
+    ``target_doc`` set means the citation is about another document: relative parts
+    (``này``) are not allowed then and yield nothing.
+    """
+    own = target_doc is None or target_doc == ctx.doc_id
+    if c.chapters:
+        return [] if "này" in c.chapters else [
+            f"C{roman_to_int(roman) or roman}" for roman in c.chapters if roman]
+    if c.annexes:
+        return [] if "này" in c.annexes else [f"PL{roman_to_int(a) or a}" for a in c.annexes]
+    articles = c.articles
+    if articles == ["này"]:
+        cur = ctx.part("D") if own else None
+        if cur is None:
+            return []
+        articles = [cur]
+    clauses = c.clauses
+    if clauses == ["này"]:
+        cur = ctx.part("K") if own else None
+        if cur is None:
+            return []
+        clauses = [cur]
+    points = c.points
+    if points == ["này"]:
+        cur = ctx.part("P") if own else None
+        if cur is None:
+            return []
+        points = [cur]
+    if articles is None:
+        if not own:
+            return []
+        cur = ctx.part("D")
+        if cur is None:
+            return []
+        articles = [cur]
+        if clauses is None and points is not None:
+            k = ctx.part("K")
+            if k is not None:
+                clauses = [k]
+    paths: list[str] = []
+    for a in articles:
+        base = f"D{a}"
+        if clauses:
+            for k in clauses:
+                if points:
+                    paths.extend(f"{base}.K{k}.{p}" for p in points)
+                else:
+                    paths.append(f"{base}.K{k}")
+        elif points:
+            paths.extend(f"{base}.{p}" for p in points)
+        else:
+            paths.append(base)
+    return paths

@@ -1,0 +1,418 @@
+"""Input formats: plain text, ALQAC JSON, crawl records, article-keyed JSON, Pháp điển Markdown.
+
+Each reader yields, per document, either a :class:`ParsedDocument` or a :class:`Problem` that
+names the file (and record) and line; one bad document never stops the others.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from hopgraph.errors import IngestError
+from hopgraph.loaders.legal._dates import parse_date
+from hopgraph.loaders.legal._document import build_document
+from hopgraph.loaders.legal._ids import (
+    DOC_NUMBER,
+    OLD_DOC_NUMBER,
+    normalise_doc_number,
+    number_key,
+    roman_to_int,
+    slugify,
+)
+from hopgraph.loaders.legal._model import DocumentMeta, ParsedDocument, Problem, Relation
+from hopgraph.loaders.legal._relations import extract_relations
+
+Lines = list[tuple[int, str]]
+SKIP_NAMES = {"questions.json", "readme.md", "license", "license.md"}
+EXTENSIONS = {".txt", ".json", ".jsonl", ".md"}
+_NUMBER_ONLY = re.compile(rf"^\s*({DOC_NUMBER}|{OLD_DOC_NUMBER})\s*$")
+_TYPE_WORDS = re.compile(r"^(Bộ luật|Luật|Hiến pháp|Nghị định|Thông tư|Quyết định|Nghị quyết|"
+                         r"Pháp lệnh)", re.IGNORECASE)
+
+
+def expand_paths(paths: list[Path]) -> tuple[list[Path], list[Problem]]:
+    """Files to read, in a stable order; directories are walked (README/questions skipped)."""
+    files: list[Path] = []
+    problems: list[Problem] = []
+    for path in paths:
+        if path.is_dir():
+            for f in sorted(p for p in path.rglob("*") if p.is_file()):
+                if f.suffix.lower() in EXTENSIONS and f.name.lower() not in SKIP_NAMES:
+                    files.append(f)
+        elif path.is_file():
+            files.append(path)
+        else:
+            problems.append(Problem(str(path), None, "no such file or directory"))
+    return files, problems
+
+
+def read_text(path: Path) -> str:
+    """The file as text: UTF-8 (with or without BOM) or UTF-16 with a BOM.
+
+    Raises:
+        IngestError: the bytes are not valid text in those encodings (names the line).
+    """
+    data = path.read_bytes()
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as e:
+            raise IngestError(f"{path}: broken UTF-16 text: {e.reason}") from e
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise IngestError(
+            f"{path}:{line}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}); "
+            "convert the file to UTF-8"
+        ) from e
+
+
+def _lines(text: str, first: int = 1) -> Lines:
+    return [(i, line) for i, line in enumerate(text.splitlines(), start=first)]
+
+
+def _safe(where: str, fn: Any, *args: Any, **kwargs: Any) -> ParsedDocument | Problem:
+    try:
+        doc = fn(*args, **kwargs)
+        assert isinstance(doc, ParsedDocument)
+        return doc
+    except IngestError as e:
+        message = str(e)
+        if message.startswith(where):
+            message = message[len(where):].lstrip(":")
+            m = re.match(r"(\d+):\s*(.*)$", message, re.S)
+            if m:
+                return Problem(where, int(m.group(1)), m.group(2))
+        return Problem(where, None, message.strip())
+
+
+def read_file(path: Path, names: Mapping[str, str] | None = None
+              ) -> Iterator[ParsedDocument | Problem]:
+    """Every document in one input file, parsed, or the problem that stopped it."""
+    file = str(path)
+    try:
+        text = read_text(path)
+    except IngestError as e:
+        yield Problem(file, None, str(e).removeprefix(file).lstrip(":").strip())
+        return
+    if not text.strip():
+        yield Problem(file, None, "empty file")
+        return
+    suffix = path.suffix.lower()
+    if suffix in (".json", ".jsonl"):
+        yield from _read_json(path, text, names)
+    elif suffix == ".md" and ("THÔNG TIN VĂN BẢN" in text[:4000] or text.startswith("---")):
+        yield _safe(file, read_phapdien, path, text, names)
+    else:
+        yield _safe(file, build_document, _lines(text), file=file, source_format="text",
+                    fallback_id=path.stem, names=names)
+
+
+def _read_json(path: Path, text: str, names: Mapping[str, str] | None
+               ) -> Iterator[ParsedDocument | Problem]:
+    file = str(path)
+    try:
+        if path.suffix.lower() == ".jsonl":
+            data: Any = [json.loads(line) for line in text.splitlines() if line.strip()]
+        else:
+            data = json.loads(text)
+    except json.JSONDecodeError as e:
+        yield Problem(file, e.lineno, f"malformed or truncated JSON: {e.msg} (column {e.colno})")
+        return
+    if isinstance(data, dict) and ("Content" in data or "content" in data):
+        data = [data]
+    if isinstance(data, list) and data and all(isinstance(x, dict) for x in data):
+        if all("articles" in x for x in data):
+            for i, law in enumerate(data):
+                yield _safe(f"{file}#{law.get('id', i)}", _alqac_law, file, law, names)
+            return
+        if all(("Content" in x or "content" in x) for x in data):
+            for i, rec in enumerate(data):
+                rid = str(rec.get("Id", rec.get("id", i)))
+                content = rec.get("Content", rec.get("content"))
+                if not isinstance(content, str) or not content.strip():
+                    yield Problem(f"{file}#{rid}", None, "record has no Content text")
+                    continue
+                number = rid if _NUMBER_ONLY.match(rid) else None
+                yield _safe(f"{file}#{rid}", build_document, _lines(content),
+                            file=f"{file}#{rid}", source_format="crawl", number=number,
+                            fallback_id=rid, names=names)
+            return
+    if isinstance(data, dict) and data and all(isinstance(v, dict) for v in data.values()):
+        for number, articles in data.items():
+            yield _safe(f"{file}#{number}", _article_keyed, file, number, articles, names)
+        return
+    yield Problem(file, 1, "unknown JSON shape: expected ALQAC [{id, articles}], crawl "
+                           "[{Id, Content}] or {document number: {article: text}}")
+
+
+def _alqac_law(file: str, law: dict[str, Any], names: Mapping[str, str] | None) -> ParsedDocument:
+    lid = str(law.get("id", "")).strip()
+    where = f"{file}#{lid}"
+    lines: Lines = []
+    n = 1
+    articles = law.get("articles")
+    if not isinstance(articles, list):
+        raise IngestError(f"{where}:1: 'articles' is not a list")
+    for art in articles:
+        if not isinstance(art, dict) or "text" not in art:
+            raise IngestError(f"{where}:{n}: article record without text")
+        aid = str(art.get("id", "")).strip()
+        body = str(art["text"]).split("\n")
+        first = body[0].strip()
+        lines.append((n, f"Điều {aid}. {first}".rstrip()))
+        n += 1
+        for line in body[1:]:
+            lines.append((n, line))
+            n += 1
+    number = lid if _NUMBER_ONLY.match(lid) else None
+    title: str | None = None if number else lid
+    doc_type = None
+    if title:
+        m = _TYPE_WORDS.match(title)
+        doc_type = m.group(1).capitalize() if m else None
+    meta = DocumentMeta(doc_id="", number=number, title=title, doc_type=doc_type,
+                        source_file=where, source_format="alqac")
+    return build_document(lines, file=where, source_format="alqac", meta_overrides=meta,
+                          fallback_id=lid, names=names)
+
+
+def _article_keyed(file: str, number: str, articles: dict[str, Any],
+                   names: Mapping[str, str] | None) -> ParsedDocument:
+    where = f"{file}#{number}"
+    lines: Lines = []
+    n = 1
+    for key in sorted(articles, key=number_key):
+        value = articles[key]
+        if not isinstance(value, str):
+            raise IngestError(f"{where}:{n}: article {key} is not text")
+        text = value if re.match(r"^\s*Điều\s", value) else f"Điều {key}. {value}"
+        for line in text.split("\n"):
+            lines.append((n, line))
+            n += 1
+    meta = DocumentMeta(doc_id="", number=number, source_file=where, source_format="article-json")
+    return build_document(lines, file=where, source_format="article-json", meta_overrides=meta,
+                          names=names)
+
+
+# -- Pháp điển (official codification) ---------------------------------------------------------
+_FRONT = re.compile(r"^---\n(.*?)\n---\n", re.S)
+_TABLE_ROW = re.compile(r"^\|\s*\**([^|*]+?)\**\s*\|\s*(.*?)\s*\|\s*$")
+_CODE_ARTICLE = re.compile(r"^Điều\s+(\d+(?:\.\d+)*\.[A-ZĐ]+(?:\.\d+)+)\.?\s")
+_PROVENANCE = re.compile(
+    rf"^\((?P<src>(?:(?:Điểm|Khoản)\s+[\w.]+\s+)*(?:Điều|Phụ lục|Mục|Chương)\s+[\w.]+)\s+"
+    rf"(?P<dtype>Luật|Bộ luật|Nghị định|Thông tư liên tịch|Thông tư|Quyết định|Nghị quyết|Pháp lệnh)"
+    rf"\s+(?:số\s+)?(?P<num>{DOC_NUMBER}|{OLD_DOC_NUMBER})(?P<rest>.*)\)\s*$"
+)
+_EVENT = re.compile(
+    rf"(?P<verbs>(?:(?:có\s+nội\s+dung\s+)?(?:được|bị)\s+(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế)"
+    rf"(?:,\s*bổ\s+sung)?\s*,?\s*)+)\s*bởi\s+(?P<by>(?:(?:Điểm|Khoản)\s+[\w.]+\s+)*"
+    rf"(?:Điều|Phụ lục|Mục|Chương)\s+[\w.]+)\s+(?P<dtype>Luật|Bộ luật|Nghị định|Thông tư liên tịch|"
+    rf"Thông tư|Quyết định|Nghị quyết|Pháp lệnh)\s+(?:số\s+)?(?P<num>{DOC_NUMBER}|{OLD_DOC_NUMBER})"
+    rf"(?:[^;()]*?có\s+hiệu\s+lực(?:\s+thi\s+hành)?\s+kể\s+từ\s+ngày\s+(?P<date>\d{{1,2}}/\d{{1,2}}/\d{{4}}))?"
+)
+_RELATED = re.compile(r"^\(Điều này có nội dung liên quan")
+_MD_NOISE = re.compile(r"\*\*|__")
+
+
+def unit_path(text: str) -> str | None:
+    """``Điểm a Khoản 2 Điều 5`` -> ``D5.K2.a``; ``Chương II`` -> ``C2``."""
+    parts: dict[str, str] = {}
+    for m in re.finditer(r"(Điểm|Khoản|Điều|Phụ lục|Mục|Chương)\s+([\w.]+)", text):
+        parts[m.group(1)] = m.group(2).rstrip(".")
+    if "Điều" in parts:
+        path = "D" + parts["Điều"]
+        if "Khoản" in parts:
+            path += ".K" + parts["Khoản"]
+            if "Điểm" in parts:
+                path += "." + parts["Điểm"]
+        return path
+    if "Chương" in parts:
+        return "C" + str(roman_to_int(parts["Chương"]) or parts["Chương"])
+    if "Phụ lục" in parts:
+        return "PL" + str(roman_to_int(parts["Phụ lục"]) or parts["Phụ lục"])
+    return None
+
+
+def _meta_table(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in text.splitlines()[:80]:
+        m = _TABLE_ROW.match(line.strip())
+        if m:
+            out[m.group(1).strip().lower()] = m.group(2).strip()
+    return out
+
+
+def _front_matter(text: str) -> dict[str, str]:
+    m = _FRONT.match(text)
+    out: dict[str, str] = {}
+    if m:
+        for line in m.group(1).splitlines():
+            kv = re.match(r"^(\w+):\s*(.*)$", line)
+            if kv:
+                out[kv.group(1).lower()] = kv.group(2).strip().strip('"')
+    return out
+
+
+def _clean_md(line: str) -> str:
+    line = re.sub(r"^#{1,6}\s*", "", line.strip())
+    line = _MD_NOISE.sub("", line)
+    line = re.sub(r"^>\s*", "", line)
+    return line.strip()
+
+
+def _known(value: str | None) -> str | None:
+    if not value or value.strip() in ("-", "Đang cập nhật", "—"):
+        return None
+    return value.strip()
+
+
+def read_phapdien(path: Path, text: str, names: Mapping[str, str] | None = None
+                  ) -> ParsedDocument:
+    """A Pháp điển topic file (articles with codes and provenance lines) or a single document.
+
+    Raises:
+        IngestError: the file has no body section.
+    """
+    file = str(path)
+    front = _front_matter(text)
+    table = _meta_table(text)
+    raw_lines = text.splitlines()
+    start = next((i for i, line in enumerate(raw_lines) if line.strip() == "## VĂN BẢN"), None)
+    if start is None:
+        start = next((i for i, line in enumerate(raw_lines) if line.startswith("# ")), 0)
+    body: Lines = []
+    for i in range(start + 1, len(raw_lines)):
+        line = raw_lines[i]
+        if line.startswith("## Danh sách điều khoản") or line.startswith("## Danh sách đề mục"):
+            break
+        cleaned = _clean_md(line)
+        if cleaned in ("---",) or not cleaned:
+            continue
+        body.append((i + 1, cleaned))
+    coded = any(_CODE_ARTICLE.match(t) for _, t in body)
+    number = _known(front.get("sohieu")) or _known(table.get("số hiệu"))
+    if coded:
+        return _read_codification(path, body, front, table, names)
+    title = _known(front.get("trichyeu")) or _known(table.get("trích yếu"))
+    meta = DocumentMeta(doc_id="", number=number, title=title,
+                        doc_type=_known(table.get("loại văn bản")),
+                        issuer=_known(front.get("coquanbanhanh")) or _known(table.get("cơ quan ban hành")),
+                        status_external=_known(table.get("trạng thái")),
+                        source_file=file, source_format="phapdien-document")
+    issued = _known(front.get("ngaybanhanh"))
+    meta.issue_date = parse_date(issued) if issued else None
+    effective = _known(front.get("hieuluc"))
+    meta.effective_date = parse_date(effective) if effective else None
+    until = _known(front.get("hieuluc_den"))
+    meta.expiry_stated = parse_date(until) if until else None
+    if not number:
+        m = re.search(rf"({DOC_NUMBER})", " ".join(t for _, t in body[:5]) + " " + path.stem)
+        meta.number = m.group(1) if m else None
+    try:
+        return build_document(body, file=file, source_format="phapdien-document",
+                              meta_overrides=meta, fallback_id=path.stem, names=names)
+    except IngestError as e:
+        if "no article" not in str(e):
+            raise
+        # A summary page without articles: keep the document's metadata, no units.
+        if meta.number is None:
+            raise
+        meta.doc_id = normalise_doc_number(meta.number)
+        doc = ParsedDocument(meta=meta, units=[], warnings=[
+            Problem(file, None, "no articles (summary page): loaded as document metadata only")])
+        return doc
+
+
+def _read_codification(path: Path, body: Lines, front: dict[str, str], table: dict[str, str],
+                       names: Mapping[str, str] | None) -> ParsedDocument:
+    file = str(path)
+    lines: Lines = []
+    provenance: dict[int, str] = {}
+    last_article_line: int | None = None
+    for n, t in body:
+        if _CODE_ARTICLE.match(t):
+            last_article_line = n
+            lines.append((n, t))
+            continue
+        if t.startswith("(") and last_article_line is not None and _PROVENANCE.match(t) and \
+                last_article_line not in provenance:
+            provenance[last_article_line] = t
+            continue
+        if _RELATED.match(t):
+            continue
+        lines.append((n, t))
+    title = next((t for _, t in body if t and not t.startswith("Chương")), path.stem)
+    meta = DocumentMeta(doc_id=f"PD-{slugify(path.stem)}", title=f"Pháp điển: {title}",
+                        doc_type="Pháp điển", status_external=_known(table.get("trạng thái")),
+                        source_file=file, source_format="phapdien")
+    doc = build_document(lines, file=file, source_format="phapdien", meta_overrides=meta,
+                         codification=True, names=names)
+    # Codified wording cites its source document ("Luật này"), not the codification: drop
+    # references that resolved inside the codification document.
+    doc.relations = [r for r in doc.relations if not (
+        r.type == "REFERS_TO" and r.target.startswith(doc.meta.doc_id + ":"))]
+    for unit in doc.units:
+        if unit.level != "Article" or unit.line not in provenance:
+            continue
+        note = provenance[unit.line]
+        m = _PROVENANCE.match(note)
+        if m is None:
+            continue
+        src_doc = normalise_doc_number(m.group("num"))
+        src_path = unit_path(m.group("src"))
+        eff = re.search(r"có\s+hiệu\s+lực(?:\s+thi\s+hành)?\s+kể\s+từ\s+ngày\s+(\d{1,2}/\d{1,2}/\d{4})",
+                        m.group("rest"))
+        valid_from: date | None = parse_date(eff.group(1)) if eff else None
+        if valid_from is not None:
+            doc.unit_dates[unit.path] = valid_from
+        if src_path is None:
+            continue
+        source_id = f"{src_doc}:{src_path}"
+        doc.relations.append(Relation(f"{doc.meta.doc_id}:{unit.path}", source_id, "CODIFIES",
+                                      "codification_source", note[:500], valid_from,
+                                      origin="codification"))
+        for ev in _EVENT.finditer(m.group("rest")):
+            verbs = ev.group("verbs").lower()
+            by_path = unit_path(ev.group("by"))
+            if by_path is None:
+                continue
+            by = f"{normalise_doc_number(ev.group('num'))}:{by_path}"
+            when = parse_date(ev.group("date")) if ev.group("date") else None
+            kinds = []
+            if "sửa đổi" in verbs or "thay thế" in verbs:
+                kinds.append("AMENDS")
+            if "bổ sung" in verbs:
+                kinds.append("SUPPLEMENTS")
+            if "bãi bỏ" in verbs:
+                kinds.append("REPEALS")
+            for kind in kinds:
+                doc.relations.append(Relation(by, source_id, kind, "codification_note",
+                                              ev.group(0)[:500], when, origin="codification"))
+    return doc
+
+
+def codification_names(text: str) -> dict[str, str]:
+    """Document names the provenance lines give (``Luật Bảo hiểm y tế`` -> ``25/2008/QH12``)."""
+    from hopgraph.loaders.legal._citations import name_key
+
+    found: dict[str, set[str]] = {}
+    for line in text.splitlines():
+        m = _PROVENANCE.match(line.strip())
+        if m is None:
+            continue
+        rest = re.split(r"\s+ngày\s+|,", m.group("rest").strip(), maxsplit=1)[0].strip()
+        if not rest or rest[0].islower():
+            continue
+        name = f"{m.group('dtype')} {rest}"
+        found.setdefault(name_key(name), set()).add(normalise_doc_number(m.group("num")))
+    return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
+
+
+__all__ = ["codification_names", "expand_paths", "extract_relations", "read_file", "read_text"]

@@ -1,0 +1,215 @@
+"""``load_legal``: parse inputs, embed, write one transaction per document, derive validity.
+
+A document whose parse or write fails changes nothing (its transaction rolls back) and is reported
+with the reason; the others go on. After the documents, one transaction derives ``valid_to`` and
+``status`` from the events in the whole graph, so the final graph does not depend on load order.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hopgraph.db import QueryRunner
+from hopgraph.errors import HopgraphError
+from hopgraph.loaders.legal._formats import codification_names, expand_paths, read_file, read_text
+from hopgraph.loaders.legal._model import ParsedDocument, Problem
+from hopgraph.loaders.legal._rows import DEFAULT_EMBED_CHARS, WritePlan, plan_document
+
+if TYPE_CHECKING:
+    from hopgraph.agents import Embedder
+
+DEFAULT_BATCH_SIZE = 1000
+DERIVE_STEPS = ("legal/link_inserted_units", "legal/derive_unit_validity",
+                "legal/derive_version_validity", "legal/derive_document_status")
+
+
+@dataclass
+class LoadReport:
+    """What a load did: documents, units, edges, placeholders, unresolved, skipped inputs."""
+
+    files: int = 0
+    documents: list[str] = field(default_factory=list)
+    units_by_level: Counter[str] = field(default_factory=Counter)
+    edges_by_type: Counter[str] = field(default_factory=Counter)
+    new_units: Counter[str] = field(default_factory=Counter)
+    unresolved: int = 0
+    skipped: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    graph: dict[str, dict[str, int]] = field(default_factory=dict)
+    parse_s: float = 0.0
+    embed_s: float = 0.0
+    write_s: float = 0.0
+    derive_s: float = 0.0
+    embedded: int = 0
+
+    @property
+    def placeholders(self) -> dict[str, int]:
+        return self.graph.get("placeholders", {})
+
+    def summary(self) -> str:
+        """A human-readable report (the CLI prints it)."""
+        lines = [f"files: {self.files}, documents loaded: {len(self.documents)}, "
+                 f"skipped: {len(self.skipped)}"]
+        lines.append("units written by level: " + ", ".join(
+            f"{k} {v}" for k, v in sorted(self.units_by_level.items())))
+        if self.new_units:
+            lines.append("units written into other documents: " + ", ".join(
+                f"{k} {v}" for k, v in sorted(self.new_units.items())))
+        lines.append("edges written by type: " + ", ".join(
+            f"{k} {v}" for k, v in sorted(self.edges_by_type.items())))
+        lines.append(f"unresolved references written: {self.unresolved}")
+        for kind in ("documents", "units", "edges", "placeholders", "unresolved"):
+            if kind in self.graph:
+                lines.append(f"graph {kind}: " + ", ".join(
+                    f"{k} {v}" for k, v in sorted(self.graph[kind].items())))
+        lines.append(f"time: parse {self.parse_s:.1f}s, embed {self.embed_s:.1f}s "
+                     f"({self.embedded} texts), write {self.write_s:.1f}s, "
+                     f"derive {self.derive_s:.1f}s")
+        for p in self.skipped:
+            lines.append(f"SKIPPED {p}")
+        for p in self.warnings[:50]:
+            lines.append(f"warning {p}")
+        if len(self.warnings) > 50:
+            lines.append(f"… {len(self.warnings) - 50} more warnings")
+        return "\n".join(lines)
+
+
+def default_segmenter() -> Callable[[str], str]:
+    """pyvi word segmentation (``bảo hiểm`` -> ``bảo_hiểm``) for the full-text index."""
+    from pyvi import ViTokenizer
+
+    def segment(text: str) -> str:
+        return str(ViTokenizer.tokenize(text)) if text else ""
+
+    return segment
+
+
+def collect_names(files: Sequence[Path]) -> dict[str, str]:
+    """Document names known from codification provenance lines among the inputs."""
+    names: dict[str, str] = {}
+    for f in files:
+        if f.suffix.lower() == ".md":
+            try:
+                names.update(codification_names(read_text(f)))
+            except HopgraphError:
+                continue
+    return names
+
+
+def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = None
+                 ) -> tuple[list[ParsedDocument], list[Problem], int]:
+    """Every document in ``paths`` parsed, the problems met, and the number of files read."""
+    files, problems = expand_paths([Path(p) for p in paths])
+    known = dict(collect_names(files))
+    known.update(names or {})
+    docs: list[ParsedDocument] = []
+    for f in files:
+        for item in read_file(f, known):
+            if isinstance(item, ParsedDocument):
+                docs.append(item)
+            else:
+                problems.append(item)
+    return docs, problems, len(files)
+
+
+def _embed(plans: list[WritePlan], embedder: Embedder, max_chars: int) -> int:
+    rows = [r for plan in plans for r in plan.embed_targets()]
+    if not rows:
+        return 0
+    texts = [r["props"]["text"][:max_chars] for r in rows]
+    vectors = embedder.embed_documents(texts)
+    for row, vec in zip(rows, vectors, strict=True):
+        row["props"]["embedding"] = [float(x) for x in vec]
+    return len(rows)
+
+
+def load_legal(
+    runner: QueryRunner,
+    embedder: Embedder | None,
+    paths: Sequence[Path | str],
+    *,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    names: Mapping[str, str] | None = None,
+    segmenter: Callable[[str], str] | None = None,
+    progress: bool = False,
+    embed_chars: int = DEFAULT_EMBED_CHARS,
+) -> LoadReport:
+    """Load legal documents into the graph.
+
+    Args:
+        runner: the query runner (one ``write_transaction`` per document).
+        embedder: an ``Embedder`` (cached by model and text hash), or None for no embeddings.
+        paths: files or directories (plain text, ALQAC/crawl/article-keyed JSON, Pháp điển).
+        batch_size: rows per ``UNWIND`` batch.
+        names: extra document names -> numbers for resolving documents cited by name.
+        segmenter: word segmenter for ``text_segmented`` (pyvi by default).
+        progress: show a tqdm progress bar.
+        embed_chars: texts are cut to this many characters before embedding.
+
+    Returns:
+        The report; skipped documents are listed with the reason, never raised.
+    """
+    if batch_size < 1:
+        raise ValueError("batch_size must be at least 1")
+    report = LoadReport()
+    t0 = time.perf_counter()
+    docs, problems, report.files = parse_inputs(paths, names)
+    report.skipped.extend(problems)
+    segment = segmenter or default_segmenter()
+    plans: list[tuple[ParsedDocument, WritePlan]] = []
+    for doc in docs:
+        report.warnings.extend(doc.warnings)
+        plans.append((doc, plan_document(doc, segment)))
+    report.parse_s = time.perf_counter() - t0
+    if embedder is not None:
+        t1 = time.perf_counter()
+        report.embedded = _embed([p for _, p in plans], embedder, embed_chars)
+        report.embed_s = time.perf_counter() - t1
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(plans), desc="legal documents", unit="doc")
+    t2 = time.perf_counter()
+    for doc, plan in plans:
+        try:
+            runner.write_transaction(plan.steps(batch_size))
+        except HopgraphError as e:
+            report.skipped.append(Problem(doc.meta.source_file, None,
+                                          f"document {doc.meta.doc_id} not written: {e}"))
+        else:
+            report.documents.append(doc.meta.doc_id)
+            report.units_by_level.update(r["level"] for r in plan.units if not r["version"])
+            report.new_units.update(
+                ["UnitVersion"] * sum(1 for r in plan.units if r["version"])
+                + ["inserted"] * len(plan.inserted))
+            report.edges_by_type.update(f"{r['type']}/{r['origin']}" for r in plan.relations)
+            report.unresolved += len(plan.unresolved)
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    report.write_s = time.perf_counter() - t2
+    t3 = time.perf_counter()
+    derive(runner)
+    report.derive_s = time.perf_counter() - t3
+    report.graph = graph_counts(runner)
+    return report
+
+
+def derive(runner: QueryRunner) -> None:
+    """Post-load steps that depend on the whole graph (inserted units, validity, status)."""
+    runner.write_transaction([(key, {}) for key in DERIVE_STEPS])
+
+
+def graph_counts(runner: QueryRunner) -> dict[str, dict[str, int]]:
+    """Counts of the legal graph by kind (units, edges, placeholders, …)."""
+    out: dict[str, dict[str, int]] = {}
+    for row in runner.read("legal/count_graph"):
+        out.setdefault(row["kind"], {})[str(row["name"])] = int(row["count"])
+    return out

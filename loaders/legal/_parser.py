@@ -1,0 +1,388 @@
+"""The deterministic structure parser: lines of a legal text into Phần … Điểm and Phụ lục.
+
+Markers are recognised at line start only (``docs/vietnamese-legal.md``), with numbering checks
+that keep body text such as ``1.000 đồng`` or a list restarting at ``1.`` inside a point from
+becoming units. Quoted new wording after an amending instruction (``… như sau:`` followed by
+``“…”``) is kept inside the instruction's text and recorded as a :class:`Quote`; it never
+becomes part of the amending document's own structure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from hopgraph.errors import IngestError
+from hopgraph.loaders.legal._ids import number_key, ordinal_number, point_index, segment
+from hopgraph.loaders.legal._model import Problem, Quote, Unit
+
+RANK = {"Part": 0, "Chapter": 1, "Section": 2, "Subsection": 3, "Article": 4, "Clause": 5,
+        "Point": 6}
+_ORD_WORDS = r"(?:nhất|một|hai|ba|tư|bốn|năm|sáu|bảy|tám|chín|mười)"
+_PART = re.compile(
+    rf"^(?:PHẦN|Phần)\s+((?:THỨ|thứ|Thứ)\s+{_ORD_WORDS}|(?:THỨ)\s+\w+|[IVXLC]+|\d+)\b\s*[.:\-–]?\s*(.*)$",
+    re.IGNORECASE,
+)
+_CHAPTER = re.compile(r"^(?:CHƯƠNG|Chương)\s+([IVXLC]+[a-z]?|\d+[a-z]?)(?![\w])\s*[.:\-–]?\s*(.*)$")
+_SECTION = re.compile(r"^(?:MỤC|Mục)\s+(\d+[a-z]?|[IVXLC]+)(?![\w])\s*[.:\-–]?\s*(.*)$")
+_SUBSECTION = re.compile(r"^(?:TIỂU MỤC|Tiểu mục)\s+(\d+[a-z]?|[IVXLC]+)(?![\w])\s*[.:\-–]?\s*(.*)$")
+_ARTICLE = re.compile(r"^(?:Điều|ĐIỀU)\s+(\d{1,4}[a-zđ]?)\s*(?:[.:]\s*(.*)|$)")
+_CODIFIED_ARTICLE = re.compile(r"^(?:Điều)\s+(\d+(?:\.\d+)*\.[A-ZĐ]+(?:\.\d+)+)\.?\s*(.*)$")
+_CLAUSE = re.compile(r"^(\d{1,3}[a-zđ]?)\.(?:\s+(\S.*)|\s*$)")
+_POINT = re.compile(r"^([a-zđ]\d?)\)\s*(.*)$")
+_ANNEX = re.compile(
+    r"^(?:PHỤ LỤC|Phụ lục|PHỤ LỤC SỐ|Phụ lục số)\s*([IVXLC]+[a-z]?|\d+[a-z]?)?\s*[.:\-–]?\s*(.*)$"
+)
+_FORM = re.compile(r"^(?:MẪU SỐ|Mẫu số)\s*(\d+[a-z]?(?:/[\w-]+)?)\s*[.:\-–]?\s*(.*)$")
+_UNKNOWN_MARKER = re.compile(r"^(?:Điều|ĐIỀU|Chương|CHƯƠNG)\s+\S+?[.:](?:\s|$)")
+_SIGNATURE = re.compile(
+    r"^(?:(?:Luật|Bộ luật|Nghị quyết|Pháp lệnh|Hiến pháp) này (?:đã )?được .{0,80}thông qua"
+    r"|Nơi nhận\s*:|(?:TM|KT|TL|TUQ|Q)\.\s|\(đã ký\)|(?:CHỦ TỊCH|BỘ TRƯỞNG|THỦ TƯỚNG|CHỦ NHIỆM"
+    r"|TỔNG GIÁM ĐỐC|PHÓ THỦ TƯỚNG)(?:\s+[A-ZĐÀ-Ỹ ]+)?$)"
+)
+_ANNOTATION = re.compile(r"\[([^\[\]]{3,600})\]\s*$")
+_OPEN_QUOTES = ("“", '"', "‘", "«")
+_CLOSE_QUOTE_END = re.compile(r"[”\"’»][.;,]?\s*$")
+_INSTRUCTION_END = re.compile(r"(?:như sau|sau đây)\s*:?\s*$", re.IGNORECASE)
+_ACTION_COLON = re.compile(r"(?:sửa đổi|bổ sung|thay thế|bãi bỏ)[^\n]*:\s*$", re.IGNORECASE)
+_ACTION = re.compile(r"sửa đổi|bổ sung|thay thế|bãi bỏ", re.IGNORECASE)
+
+
+@dataclass
+class Structure:
+    """Units in document order, the lines before the first unit, the lines after the body."""
+
+    units: list[Unit]
+    front: list[tuple[int, str]]
+    tail: list[tuple[int, str]] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+
+@dataclass
+class _Entry:
+    line: int
+    text: str
+    quote: int | None = None  # index of the quote block it belongs to
+
+
+def _heading(rest: str | None) -> str | None:
+    rest = (rest or "").strip()
+    if not rest or rest.endswith((".", ";", ":", ",")) or len(rest) > 250:
+        return None
+    return rest
+
+
+class _Parser:
+    def __init__(self, file: str, *, fragment: bool, codification: bool) -> None:
+        self.file = file
+        self.fragment = fragment
+        self.codification = codification
+        self.entries: list[_Entry] = []
+        self.units: list[Unit] = []
+        self.stack: list[Unit] = []
+        self.front: list[tuple[int, str]] = []
+        self.tail: list[tuple[int, str]] = []
+        self.warnings: list[Problem] = []
+        self.quotes: list[tuple[Unit, int, int]] = []  # unit, first entry, last entry
+        self.last_article: Unit | None = None
+        self.in_tail = False
+        self.pending_heading: Unit | None = None
+        self.section_count: dict[str, int] = {}
+        self.annex_count = 0
+
+    # -- helpers -------------------------------------------------------------------------
+    def warn(self, line: int, message: str) -> None:
+        self.warnings.append(Problem(self.file, line, message))
+
+    def current(self) -> Unit | None:
+        return self.stack[-1] if self.stack else None
+
+    def _close_to(self, rank: int) -> None:
+        while self.stack and RANK.get(self.stack[-1].level, -1) >= rank:
+            unit = self.stack.pop()
+            unit.end = len(self.entries)
+
+    def _close_all(self) -> None:
+        self._close_to(-10)
+
+    def _open(self, level: str, number: str, label: str, line: int, heading: str | None,
+              text: str) -> Unit:
+        rank = RANK.get(level, -1)
+        self._close_to(rank if rank >= 0 else -10)
+        parent = self.current()
+        if level == "Article" or level == "Annex" or level == "Part" or level == "Chapter" or parent is None:
+            path = segment(level, number)
+        else:
+            path = f"{parent.path}.{segment(level, number)}"
+        unit = Unit(level=level, number=number, path=path, label=label, line=line,
+                    ordinal=len(self.units) + 1, heading=heading, parent=parent,
+                    start=len(self.entries))
+        if parent is not None:
+            if parent.own_end == 0:
+                parent.own_end = len(self.entries)
+            parent.children.append(unit)
+        self.entries.append(_Entry(line, text))
+        self.units.append(unit)
+        self.stack.append(unit)
+        return unit
+
+    def _nearest(self, *levels: str) -> Unit | None:
+        for unit in reversed(self.stack):
+            if unit.level in levels:
+                return unit
+        return None
+
+    def _last_child(self, parent: Unit | None, level: str) -> Unit | None:
+        if parent is None:
+            return None
+        kids = [c for c in parent.children if c.level == level]
+        return kids[-1] if kids else None
+
+    # -- markers -------------------------------------------------------------------------
+    def _try_markers(self, line: int, text: str) -> bool:
+        if self.codification:
+            m = _CODIFIED_ARTICLE.match(text)
+            if m:
+                self._article(line, text, m.group(1), m.group(2))
+                return True
+        m = _ARTICLE.match(text)
+        if m:
+            return self._article(line, text, m.group(1), m.group(2))
+        for pattern, level in ((_PART, "Part"), (_CHAPTER, "Chapter"), (_SUBSECTION, "Subsection"),
+                               (_SECTION, "Section")):
+            m = pattern.match(text)
+            if m:
+                number = ordinal_number(m.group(1))
+                if number is None:
+                    self.warn(line, f"unknown marker {text[:40]!r}: treated as text")
+                    return False
+                if level == "Section" and (m.group(2) or "").strip()[:1].islower():
+                    return False  # "Mục 1 Chương này quy định …" is body text
+                self._structural(line, text, level, number, m.group(2))
+                return True
+        for pattern, prefix in ((_ANNEX, "PL"), (_FORM, "MS")):
+            m = pattern.match(text)
+            if m and self._annex_allowed(text, m.group(1), prefix):
+                self._annex(line, text, m.group(1), m.group(2), prefix)
+                return True
+        if self.in_tail:
+            return False
+        m = _CLAUSE.match(text)
+        if m and self._clause(line, text, m.group(1)):
+            return True
+        m = _POINT.match(text)
+        if m and self._point(line, text, m.group(1)):
+            return True
+        if _UNKNOWN_MARKER.match(text):
+            self.warn(line, f"unknown marker {text[:40]!r}: treated as text")
+        return False
+
+    def _annex_allowed(self, text: str, number: str | None, prefix: str) -> bool:
+        if self.fragment:
+            return True
+        if len(text) > 200 or (self.last_article is None and not self.in_tail):
+            return False
+        if prefix == "PL":
+            upper = text.startswith("PHỤ LỤC")
+            return upper or number is not None
+        return True
+
+    def _structural(self, line: int, text: str, level: str, number: str, rest: str | None) -> None:
+        if self.in_tail:
+            self.in_tail = False
+        heading = (rest or "").strip() or None
+        label = {"Part": "Phần", "Chapter": "Chương", "Section": "Mục",
+                 "Subsection": "Tiểu mục"}[level] + " " + number
+        unit = self._open(level, number, label, line, heading, text)
+        if heading is None:
+            self.pending_heading = unit
+
+    def _article(self, line: int, text: str, number: str, rest: str | None) -> bool:
+        prev = self.last_article
+        if prev is not None and not self.codification:
+            new, old = number_key(number), number_key(prev.number)
+            if new == old:
+                if self.fragment:
+                    self.warn(line, f"duplicate Điều {number}")
+                else:
+                    raise IngestError(
+                        f"{self.file}:{line}: duplicate article number Điều {number} "
+                        f"(first at line {prev.line})"
+                    )
+            if new < old:
+                self.warn(line, f"Điều {number} after Điều {prev.number} is out of order: "
+                                "treated as text")
+                return False
+            if new[0] > old[0] + 1 and not new[1] and not self.fragment:
+                self.warn(line, f"numbering gap: Điều {number} follows Điều {prev.number}")
+        self.in_tail = False
+        unit = self._open("Article", number, f"Điều {number}", line, _heading(rest), text)
+        self.last_article = unit
+        return True
+
+    def _clause(self, line: int, text: str, number: str) -> bool:
+        holder = self._nearest("Article")
+        if holder is None and not self.fragment:
+            return False
+        prev = self._last_child(holder, "Clause") if holder else self._last_top("Clause")
+        key = number_key(number)
+        if key[0] > 300:
+            return False
+        if prev is None:
+            if not self.fragment and key[0] != 1:
+                return False
+        elif key <= number_key(prev.number):
+            return False
+        elif key[0] > number_key(prev.number)[0] + 1 and not key[1] and not self.fragment:
+            self.warn(line, f"numbering gap: khoản {number} follows khoản {prev.number} "
+                            f"in {holder.label if holder else 'fragment'}")
+        if holder is not None:
+            self._close_to(RANK["Clause"])
+        self._open("Clause", number, f"Khoản {number}", line, None, text)
+        return True
+
+    def _last_top(self, level: str) -> Unit | None:
+        tops = [u for u in self.units if u.level == level and u.parent is None]
+        return tops[-1] if tops else None
+
+    def _point(self, line: int, text: str, letter: str) -> bool:
+        holder = self._nearest("Clause", "Article")
+        if holder is None and not self.fragment:
+            return False
+        if point_index(letter) < 0:
+            return False
+        prev = self._last_child(holder, "Point") if holder else self._last_top("Point")
+        if prev is None:
+            if not self.fragment and letter != "a":
+                return False
+        elif point_index(letter) < point_index(prev.number) or (
+                point_index(letter) == point_index(prev.number) and letter <= prev.number):
+            return False
+        if holder is not None:
+            self._close_to(RANK["Point"])
+        self._open("Point", letter, f"Điểm {letter}", line, None, text)
+        return True
+
+    def _annex(self, line: int, text: str, number: str | None, rest: str | None,
+               prefix: str) -> None:
+        self.in_tail = False
+        self.annex_count += 1
+        num = (ordinal_number(number) if number and prefix == "PL" else number) or str(
+            self.annex_count)
+        self._close_all()
+        word = "Phụ lục" if prefix == "PL" else "Mẫu số"
+        unit = self._open("Annex", num if prefix == "PL" else f"MS{num}", f"{word} {number or ''}".strip(),
+                          line, (rest or "").strip() or None, text)
+        unit.path = ("PL" + num) if prefix == "PL" else ("MS" + num)
+        if unit.heading is None:
+            self.pending_heading = unit
+
+    # -- main loop -----------------------------------------------------------------------
+    def feed(self, lines: list[tuple[int, str]]) -> None:
+        quote_owner: Unit | None = None
+        quote_start = 0
+        for line, raw in lines:
+            text = raw.strip()
+            if not text:
+                continue
+            if quote_owner is not None:
+                self.entries.append(_Entry(line, text, quote=len(self.quotes)))
+                if _CLOSE_QUOTE_END.search(text):
+                    self.quotes.append((quote_owner, quote_start, len(self.entries)))
+                    quote_owner = None
+                continue
+            annotation = _ANNOTATION.search(text)
+            if annotation and not text.startswith(_OPEN_QUOTES):
+                owner = self.current()
+                if owner is not None:
+                    owner.annotations.append((line, annotation.group(1)))
+                text = text[: annotation.start()].rstrip()
+                if not text:
+                    continue
+            if self.pending_heading is not None:
+                pending, self.pending_heading = self.pending_heading, None
+                if not self._looks_like_marker(text) and len(text) <= 250:
+                    pending.heading = text
+                    self.entries.append(_Entry(line, text))
+                    continue
+            owner = self.current()
+            if (owner is not None and text.startswith(_OPEN_QUOTES) and not self.in_tail
+                    and self._instruction_context(owner)):
+                single = len(text) > 1 and _CLOSE_QUOTE_END.search(text[1:]) is not None
+                self.entries.append(_Entry(line, text, quote=len(self.quotes)))
+                if single:
+                    self.quotes.append((owner, len(self.entries) - 1, len(self.entries)))
+                else:
+                    quote_owner, quote_start = owner, len(self.entries) - 1
+                continue
+            if not self.in_tail and self.stack and not self.fragment and _SIGNATURE.match(text):
+                self._close_all()
+                self.in_tail = True
+            if self._try_markers(line, text):
+                continue
+            if self.in_tail:
+                self.tail.append((line, text))
+            elif self.stack:
+                self.entries.append(_Entry(line, text))
+            else:
+                self.front.append((line, text))
+        if quote_owner is not None:
+            first = self.entries[quote_start]
+            self.warn(first.line, "quotation opened here is never closed (truncated input?); "
+                                  "it runs to the end of the text")
+            self.quotes.append((quote_owner, quote_start, len(self.entries)))
+        self._close_all()
+
+    def _looks_like_marker(self, text: str) -> bool:
+        return any(p.match(text) for p in (_ARTICLE, _CHAPTER, _SECTION, _PART, _SUBSECTION,
+                                           _CLAUSE, _ANNEX))
+
+    def _instruction_context(self, owner: Unit) -> bool:
+        """A quote opens new wording only right after an instruction (``… như sau:``)."""
+        idx = len(self.entries) - 1
+        while idx >= owner.start:
+            entry = self.entries[idx]
+            if entry.quote is not None:
+                return True  # a second quoted block of the same instruction
+            if _ACTION_COLON.search(entry.text):
+                return True
+            if not _INSTRUCTION_END.search(entry.text):
+                return False
+            context = [entry.text] + [u.heading or "" for u in [owner, *owner.ancestors()]]
+            return any(_ACTION.search(t) for t in context)
+        return False
+
+    def finish(self) -> Structure:
+        for unit in self.units:
+            if unit.own_end == 0 or unit.own_end > unit.end:
+                unit.own_end = unit.end
+            body = self.entries[unit.start:unit.end]
+            unit.text = "\n".join(e.text for e in body)
+            own = self.entries[unit.start:unit.own_end]
+            unit.own_text = "\n".join(e.text for e in own if e.quote is None)
+        for owner, first, last in self.quotes:
+            lines = [(e.line, e.text) for e in self.entries[first:last]]
+            if lines:
+                lines[0] = (lines[0][0], lines[0][1][1:].lstrip())
+                end_line, end_text = lines[-1]
+                lines[-1] = (end_line, re.sub(r"[”\"’»][.;,]?\s*$", "", end_text).rstrip())
+            owner.quotes.append(Quote([(n, t) for n, t in lines if t]))
+        return Structure(self.units, self.front, self.tail, self.warnings)
+
+
+def parse_structure(lines: list[tuple[int, str]], file: str, *, fragment: bool = False,
+                    codification: bool = False) -> Structure:
+    """Parse numbered lines into units.
+
+    Args:
+        lines: (line number in the source, text) in order.
+        file: the input's name, for messages.
+        fragment: parsing quoted new wording: any unit level may come first, no numbering checks.
+        codification: article markers are Pháp điển codes (``Điều 2.2.LQ.1.``).
+
+    Raises:
+        IngestError: a duplicate article number (the document would have two units with one id).
+    """
+    parser = _Parser(file, fragment=fragment, codification=codification)
+    parser.feed(lines)
+    return parser.finish()

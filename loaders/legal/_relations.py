@@ -1,0 +1,513 @@
+"""Rule-based legal relations at unit level: amendment instructions, references, legal basis.
+
+Every relation records the rule (``method``), the matched text (``evidence``) and the stated
+effective date. Rules, in the order they run on each unit:
+
+- amending instructions (``Sửa đổi, bổ sung khoản 2 Điều 5 như sau: “…”``, ``Bổ sung khoản 1a
+  vào sau khoản 1``, ``Bãi bỏ Điều 9``, ``Thay thế cụm từ “A” bằng cụm từ “B” tại …``,
+  ``Thay thế Phụ lục I … bằng Phụ lục I …``), split into actions at ``;`` and at a new verb, the
+  target document inherited from the instruction's ancestors or the document title;
+- references (``quy định tại khoản 1 Điều 5 của Luật này``, ranges, lists, relative ``này``,
+  other documents by number); vague ones (``theo quy định của pháp luật về …``) become
+  unresolved references;
+- document level: BASED_ON (``Căn cứ …``), GUIDES (``quy định chi tiết …``, ``hướng dẫn …``,
+  annotations ``[… được hướng dẫn bởi …]``), REPLACES (``… thay thế Nghị định số …``,
+  ``… hết hiệu lực kể từ ngày … này có hiệu lực``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from datetime import date
+
+from hopgraph.loaders.legal._citations import (
+    DOC_MENTION,
+    VAGUE,
+    Citation,
+    Context,
+    doc_after,
+    find_citations,
+    resolve,
+)
+from hopgraph.loaders.legal._ids import normalise_doc_number, roman_to_int, segment, version_id
+from hopgraph.loaders.legal._model import NewUnit, ParsedDocument, Relation, Unit, Unresolved
+from hopgraph.loaders.legal._parser import parse_structure
+
+_MARKER = re.compile(r"^(?:Điều\s+\d+[a-zđ]?\s*[.:]?|\d{1,3}[a-zđ]?\.|[a-zđ]\d?\))\s*", re.IGNORECASE)
+_ACTION_START = re.compile(
+    r"^(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|hủy\s+bỏ|huỷ\s+bỏ|thay\s+thế|bỏ\s+(?:cụm\s+từ|từ|các\s+cụm))",
+    re.IGNORECASE,
+)
+_PASSIVE = re.compile(
+    r"^(?P<chain>(?:(?:điểm|khoản|Điều|các\s+khoản|các\s+điểm)\s+[^\n]{1,120}?))\s+"
+    r"(?P<verb>được\s+sửa\s+đổi(?:,\s*bổ\s+sung)?|được\s+bổ\s+sung|(?:được|bị)\s+bãi\s+bỏ)",
+    re.IGNORECASE,
+)
+_SPLIT = re.compile(
+    r";\s*|,?\s+(?:và|đồng\s+thời)\s+(?=(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế)\b)",
+    re.IGNORECASE,
+)
+_AFTER = re.compile(r"\s+vào\s+(?:sau|trước|cuối)\s+|\s+vào\s+(?=(?:điểm|khoản|Điều))", re.IGNORECASE)
+_PHRASE = re.compile(r"(?:thay\s+thế|bỏ)\s+(?:cụm\s+)?từ", re.IGNORECASE)
+_ANNEX_REPLACE = re.compile(r"thay\s+thế\s+(?:các\s+)?(?:Phụ\s+lục|Mẫu)", re.IGNORECASE)
+_HOW = re.compile(r"\s+(?:như\s+sau|sau\s+đây)\s*:?\s*$", re.IGNORECASE)
+_REPLACE_DOC = re.compile(
+    r"(?:thay\s+thế|bãi\s+bỏ)\s+(?:các\s+)?(?P<dtype>Luật|Bộ luật|Nghị định|Thông tư liên tịch|Thông tư|"
+    r"Quyết định|Nghị quyết|Pháp lệnh)(?![\wÀ-ỹ])",
+    re.IGNORECASE,
+)
+_EXPIRES = re.compile(
+    r"(?P<dtype>Luật|Bộ luật|Nghị định|Thông tư liên tịch|Thông tư|Quyết định|Nghị quyết|Pháp lệnh)"
+    r"(?P<rest>[^;:\n]{0,200}?)\s+hết\s+hiệu\s+lực(?:\s+thi\s+hành)?\s+(?:kể\s+)?từ\s+ngày\s+"
+    r"(?:Luật|Bộ luật|Nghị định|Thông tư|Quyết định|Nghị quyết|Pháp lệnh)\s+này\s+có\s+hiệu\s+lực",
+)
+_GUIDE = re.compile(
+    r"(?:quy\s+định\s+chi\s+tiết|hướng\s+dẫn\s+(?:thi\s+hành|thực\s+hiện|chi\s+tiết)?)"
+    r"(?P<rest>[^\n]{0,300})",
+    re.IGNORECASE,
+)
+_ANNOTATION_GUIDE = re.compile(
+    r"(?P<what>Điều|Khoản|Điểm|Chương|Mục|Phụ lục)?\s*(?:này\s+)?được\s+hướng\s+dẫn\s+(?:bởi|tại)\s+"
+    r"(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+_ANNOTATION_TARGET = re.compile(
+    r"^(?:(?P<kind>Điều|Khoản|Điểm|Chương|Mục)\s+(?P<num>[\w.]+)\s+(?:(?:Điều)\s+(?P<art>\d+[a-zđ]?)\s+)?)?"
+    r"(?P<dtype>Nghị định|Thông tư|Quyết định|Nghị quyết|Luật)\s+(?:số\s+)?(?P<number>[\w/.-]+)",
+)
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
+
+
+def _strip_marker(text: str) -> str:
+    return _MARKER.sub("", text, count=1).strip()
+
+
+class _Extractor:
+    def __init__(self, doc: ParsedDocument, names: Mapping[str, str] | None) -> None:
+        self.doc = doc
+        self.names = names
+        self.doc_id = doc.meta.doc_id
+        self.by_path = {u.path: u for u in doc.units}
+        self.seen: set[tuple[str, str, str, str, str]] = set()
+
+    # -- helpers -------------------------------------------------------------------------
+    def uid(self, unit: Unit) -> str:
+        return f"{self.doc_id}:{unit.path}"
+
+    def date_of(self, unit: Unit) -> date | None:
+        for u in [unit, *unit.ancestors()]:
+            if u.path in self.doc.unit_dates:
+                return self.doc.unit_dates[u.path]
+        return self.doc.meta.effective_date
+
+    def add(self, rel: Relation) -> None:
+        key = (rel.source, rel.type, rel.target, rel.method, rel.origin)
+        if key in self.seen or rel.source == rel.target:
+            return
+        self.seen.add(key)
+        self.doc.relations.append(rel)
+
+    def unresolved(self, source: str, text: str, method: str) -> None:
+        self.doc.unresolved.append(Unresolved(source, text.strip(), method))
+
+    # -- amending instructions -----------------------------------------------------------
+    def instruction_text(self, unit: Unit) -> str | None:
+        """The instruction sentence when ``unit`` amends another text, else None."""
+        lines = unit.own_text.split("\n")
+        first = _strip_marker(lines[0])
+        if not first and len(lines) > 1:
+            first = lines[1]
+        if not (_ACTION_START.match(first) or _PASSIVE.match(first)):
+            return None
+        announces = re.search(r"một\s+số\s+điều|các\s+điều\s+sau", first, re.IGNORECASE)
+        if announces and any(c.level in ("Clause", "Point") for c in unit.children):
+            return None
+        if not (unit.quotes or find_citations(first, self.names) or _PHRASE.search(first)
+                or _ANNEX_REPLACE.search(first)):
+            return None
+        return first
+
+    def target_doc(self, unit: Unit, text: str) -> tuple[str | None, str]:
+        """The amended document: named in the instruction, an ancestor, or the title."""
+        for source in [text, *[a.own_text for a in unit.ancestors()], *[
+                a.heading or "" for a in unit.ancestors()], self.doc.meta.title or ""]:
+            ref = self._doc_in(source)
+            if ref is not None:
+                return ref, source
+        return None, ""
+
+    def _doc_in(self, text: str) -> str | None:
+        for m in DOC_MENTION.finditer(text):
+            ref = doc_after(text[m.start():], self.names)
+            if ref.kind == "number" and ref.number and ref.number != self.doc_id:
+                return ref.number
+        return None
+
+    def instructions(self, unit: Unit, text: str) -> bool:
+        head = _HOW.sub("", text.split("\n")[0]).strip().rstrip(".")
+        target_doc, _ = self.target_doc(unit, head)
+        source = self.uid(unit)
+        effective = self.date_of(unit)
+        if target_doc is None:
+            if not unit.quotes:
+                return False
+            self.unresolved(source, head, "amendment_target_document_unknown")
+            return True
+        passive = _PASSIVE.match(head)
+        if passive:
+            verb = passive.group("verb").lower()
+            passive_action = "REPEALS" if "bãi bỏ" in verb else (
+                "SUPPLEMENTS" if verb.startswith("được bổ sung") else "AMENDS")
+            segments: list[tuple[str | None, str]] = [(passive_action, passive.group("chain"))]
+        else:
+            segments = []
+            for seg in _SPLIT.split(head):
+                seg = seg.strip(" ,.")
+                if seg:
+                    segments.append((self._action(seg), seg))
+        # the container: the upper levels of the last citation of the whole instruction
+        all_cites = [c for c in find_citations(head, self.names)]
+        container = self._container(all_cites[-1]) if all_cites else None
+        fragments = self._fragments(unit)
+        used_fragments: set[int] = set()
+        for action, seg in segments:
+            if action is None:
+                continue
+            if action == "TEXTUAL":
+                for path in self._targets(seg, container, phrase=True):
+                    self.add(Relation(source, f"{target_doc}:{path}", "AMENDS",
+                                      "textual_substitution" if "thay" in seg.lower()
+                                      else "phrase_removal", seg, effective))
+                continue
+            if action == "ANNEX":
+                for m in re.finditer(r"(?:Phụ\s+lục|Mẫu\s+số)\s+([IVXLC]+|\d+[a-z]?)", seg,
+                                     re.IGNORECASE):
+                    num = str(roman_to_int(m.group(1)) or m.group(1))
+                    self.add(Relation(source, f"{target_doc}:PL{num}", "REPLACES",
+                                      "annex_replacement", seg, effective))
+                    break
+                continue
+            anchor_path = None
+            target_part = seg
+            after = _AFTER.search(seg)
+            if after:
+                target_part, anchor_text = seg[: after.start()], seg[after.end():]
+                anchors = self._targets(anchor_text, container)
+                anchor_path = anchors[0] if anchors else None
+            targets = self._targets(target_part, container if anchor_path is None else
+                                    self._container_of_path(anchor_path) or container)
+            for path in targets:
+                target_id = f"{target_doc}:{path}"
+                method = {"AMENDS": "amend_instruction", "SUPPLEMENTS": "supplement_instruction",
+                          "REPEALS": "repeal_instruction"}[action]
+                self.add(Relation(source, target_id, action, method, head[:500], effective))
+                if action == "REPEALS":
+                    continue
+                frag = self._match_fragment(path, fragments, used_fragments, len(targets) == 1
+                                            and len(segments) == 1)
+                if frag is None:
+                    continue
+                self._new_units(frag, target_doc, path, action, effective, anchor_path)
+        return True
+
+    def _action(self, seg: str) -> str | None:
+        low = seg.lower()
+        if _PHRASE.match(low) or re.match(r"(?:sửa\s+đổi|thay\s+thế)\s+(?:cụm\s+)?từ", low):
+            return "TEXTUAL"
+        if _ANNEX_REPLACE.match(low):
+            return "ANNEX"
+        if low.startswith(("bãi bỏ", "hủy bỏ", "huỷ bỏ")):
+            return "REPEALS"
+        if low.startswith("sửa đổi"):
+            return "AMENDS"
+        if low.startswith("bổ sung"):
+            return "SUPPLEMENTS"
+        if low.startswith("thay thế"):
+            return "AMENDS"
+        return None
+
+    def _container(self, c: Citation) -> list[tuple[str, str]]:
+        levels: list[tuple[str, str]] = []
+        if c.articles and c.articles != ["này"] and len(c.articles) == 1:
+            levels.append(("D", c.articles[0]))
+            if c.clauses and len(c.clauses) == 1 and c.clauses != ["này"]:
+                levels.append(("K", c.clauses[0]))
+        return levels
+
+    def _container_of_path(self, path: str) -> list[tuple[str, str]] | None:
+        parts = path.split(".")
+        out: list[tuple[str, str]] = []
+        for seg in parts[:-1]:
+            out.append((seg[0], seg[1:]))
+        return out or None
+
+    def _targets(self, text: str, container: list[tuple[str, str]] | None,
+                 phrase: bool = False) -> list[str]:
+        if phrase:
+            m = re.search(r"\s(?:tại|ở|của)\s+(.*)$", text, re.IGNORECASE)
+            text = m.group(1) if m else ""
+        paths: list[str] = []
+        for c in find_citations(text, self.names):
+            if c.chapters or c.annexes:
+                paths.extend(resolve(c, Context(self.doc_id, ""), target_doc="other"))
+                continue
+            art = c.articles
+            clauses = c.clauses
+            points = c.points
+            cont = dict(container or [])
+            if art is None:
+                if "D" not in cont:
+                    continue
+                art = [cont["D"]]
+                if clauses is None and points is not None and "K" in cont:
+                    clauses = [cont["K"]]
+            for a in art:
+                base = f"D{a}"
+                if clauses:
+                    for k in clauses:
+                        paths.extend([f"{base}.K{k}.{p}" for p in points] if points else
+                                     [f"{base}.K{k}"])
+                elif points:
+                    paths.extend(f"{base}.{p}" for p in points)
+                else:
+                    paths.append(base)
+        return paths
+
+    def _fragments(self, unit: Unit) -> list[Unit]:
+        """Top-level units of every quoted block of an instruction (fragment parse)."""
+        out: list[Unit] = []
+        for quote in unit.quotes:
+            structure = parse_structure(quote.lines, self.doc.meta.source_file, fragment=True)
+            tops = [u for u in structure.units if u.parent is None]
+            if not tops:
+                text = quote.text
+                out.append(Unit(level="Text", number="", path="", label="", line=quote.lines[0][0]
+                                if quote.lines else unit.line, ordinal=0, text=text))
+            out.extend(tops)
+        return out
+
+    def _match_fragment(self, path: str, fragments: list[Unit], used: set[int],
+                        only: bool) -> Unit | None:
+        last = path.split(".")[-1]
+        level = "Article" if last.startswith("D") else "Clause" if last.startswith("K") else (
+            "Annex" if last.startswith("PL") else "Point")
+        number = last[1:] if level in ("Article", "Clause") else last[2:] if level == "Annex" else last
+        for i, frag in enumerate(fragments):
+            if i not in used and frag.level == level and frag.number == number:
+                used.add(i)
+                return frag
+        if only and len(fragments) == 1 and 0 not in used:
+            used.add(0)
+            return fragments[0]
+        return None
+
+    def _new_units(self, frag: Unit, target_doc: str, path: str, action: str,
+                   effective: date | None, anchor_path: str | None) -> None:
+        base_parent = ".".join(path.split(".")[:-1])
+        todo: list[tuple[Unit, str, str | None]] = [(frag, path, None)]
+        while todo:
+            node, node_path, parent_new = todo.pop(0)
+            target_id = f"{target_doc}:{node_path}"
+            level = node.level if node.level != "Text" else _level_of(node_path)
+            if action == "AMENDS":
+                new_id = version_id(target_id, self.doc_id)
+                self.doc.new_units.append(NewUnit(
+                    id=new_id, doc_id=target_doc, level=level, number=node.number or
+                    node_path.split(".")[-1].lstrip("DK"), path=node_path, text=node.text,
+                    valid_from=effective, by_doc=self.doc_id, kind="version", target_id=target_id,
+                    parent_id=parent_new, heading=node.heading, line=node.line))
+            else:
+                new_id = target_id
+                parent_id = parent_new or (f"{target_doc}:{base_parent}" if base_parent else
+                                           None)
+                self.doc.new_units.append(NewUnit(
+                    id=new_id, doc_id=target_doc, level=level, number=node.number or
+                    node_path.split(".")[-1].lstrip("DK"), path=node_path, text=node.text,
+                    valid_from=effective, by_doc=self.doc_id, kind="inserted",
+                    parent_id=parent_id,
+                    inserted_after=(f"{target_doc}:{anchor_path}" if anchor_path and node is frag
+                                    else None),
+                    heading=node.heading, line=node.line))
+            for child in node.children:
+                todo.append((child, f"{node_path}.{segment(child.level, child.number)}", new_id))
+
+    # -- references ----------------------------------------------------------------------
+    def references(self, unit: Unit, text: str, *, skip: tuple[int, int] | None = None) -> None:
+        source = self.uid(unit)
+        ancestors = {self.uid(a) for a in unit.ancestors()} | {source}
+        ctx = Context(self.doc_id, unit.path)
+        covered: list[tuple[int, int]] = []
+        for c in find_citations(text, self.names):
+            covered.append((c.start, c.end))
+            if c.doc.kind == "name":
+                self.unresolved(source, c.text, "external_document_without_number")
+                continue
+            doc_id = c.doc.number if c.doc.kind == "number" else self.doc_id
+            target_doc = None if doc_id == self.doc_id else doc_id
+            for path in resolve(c, ctx, target_doc=target_doc):
+                target = f"{doc_id}:{path}"
+                if target in ancestors:
+                    continue
+                method = ("relative_reference" if any(
+                    x == ["này"] for x in (c.articles, c.clauses, c.points)) or
+                          (c.articles is None and doc_id == self.doc_id) else
+                          "range_reference" if re.search(r"\btừ\s", c.text) else
+                          "external_reference" if doc_id != self.doc_id else
+                          "absolute_reference")
+                self.add(Relation(source, target, "REFERS_TO", method, c.text[:300]))
+        for m in DOC_MENTION.finditer(text):
+            if any(s <= m.start() < e for s, e in covered):
+                continue
+            ref = doc_after(text[m.start():], self.names)
+            if ref.kind == "number" and ref.number and ref.number != self.doc_id:
+                self.add(Relation(source, ref.number, "REFERS_TO", "document_reference",
+                                  text[m.start(): m.start() + ref.end][:300], target_kind="document"))
+        for m in VAGUE.finditer(text):
+            self.unresolved(source, m.group(0), "vague_law_reference")
+
+    # -- document level ------------------------------------------------------------------
+    def basis(self) -> None:
+        for line, text in self.doc.preamble:
+            if not text.startswith("Căn cứ"):
+                continue
+            found = False
+            for m in DOC_MENTION.finditer(text):
+                ref = doc_after(text[m.start():], self.names)
+                if ref.kind == "number" and ref.number and ref.number != self.doc_id:
+                    self.add(Relation(self.doc_id, ref.number, "BASED_ON", "legal_basis",
+                                      text[:300], source_kind="document", target_kind="document"))
+                    found = True
+            if not found and DOC_MENTION.search(text):
+                self.doc.unresolved.append(Unresolved(self.doc_id, text.strip().rstrip(";"),
+                                                      "legal_basis_without_number"))
+            del line
+
+    def guides(self) -> None:
+        texts: list[tuple[str, Unit | None]] = [(self.doc.meta.title or "", None)]
+        for unit in self.doc.units[:3]:
+            if unit.level in ("Article", "Clause"):
+                texts.append((unit.own_text, unit))
+        for text, _unit in texts:
+            for m in _GUIDE.finditer(text):
+                rest = m.group(0)
+                if re.match(r"\s*(?:này|Điều này|khoản này)", m.group("rest")):
+                    continue
+                cites = find_citations(rest, self.names)
+                target_doc = None
+                for mm in DOC_MENTION.finditer(rest):
+                    ref = doc_after(rest[mm.start():], self.names)
+                    if ref.kind == "number" and ref.number and ref.number != self.doc_id:
+                        target_doc = ref.number
+                        break
+                if target_doc is None:
+                    continue
+                paths: list[str] = []
+                for c in cites:
+                    if (c.doc.kind == "number" and c.doc.number == target_doc) or c.doc.kind == "none":
+                        paths.extend(resolve(c, Context(target_doc, ""), target_doc=target_doc))
+                if paths:
+                    for path in paths:
+                        self.add(Relation(self.doc_id, f"{target_doc}:{path}", "GUIDES",
+                                          "detailing_statement", rest[:300],
+                                          source_kind="document"))
+                else:
+                    self.add(Relation(self.doc_id, target_doc, "GUIDES", "detailing_statement",
+                                      rest[:300], source_kind="document", target_kind="document"))
+
+    def replacements(self, unit: Unit, text: str) -> None:
+        for m in _REPLACE_DOC.finditer(text):
+            ref = doc_after(text[m.start("dtype"):], self.names)
+            before = text[max(0, m.start() - 120): m.start()]
+            if not re.search(r"(?:Luật|Nghị định|Thông tư|Quyết định|Nghị quyết|Pháp lệnh|Bộ luật)"
+                             r"\s+này", before + m.group(0), re.IGNORECASE) and \
+                    not text.lower().startswith(("bãi bỏ", "thay thế")):
+                continue
+            if ref.kind == "number" and ref.number and ref.number != self.doc_id:
+                kind = "REPLACES" if "thay" in m.group(0).lower() else "REPEALS"
+                self.add(Relation(self.doc_id, ref.number, kind, "document_replacement" if
+                                  kind == "REPLACES" else "document_repeal",
+                                  text[m.start(): m.start() + 300].split("\n")[0],
+                                  self.date_of(unit), source_kind="document",
+                                  target_kind="document"))
+        for m in _EXPIRES.finditer(text):
+            ref = doc_after(text[m.start():], self.names)
+            if ref.kind == "number" and ref.number and ref.number != self.doc_id:
+                self.add(Relation(self.doc_id, ref.number, "REPLACES", "expiry_on_effect",
+                                  m.group(0)[:300], self.date_of(unit), source_kind="document",
+                                  target_kind="document"))
+
+    def annotations(self, unit: Unit) -> None:
+        for _line, note in unit.annotations:
+            m = _ANNOTATION_GUIDE.search(note)
+            if m is None:
+                continue
+            rest = m.group("rest")
+            for part in re.split(r"\s*;\s*|\s+và\s+(?=(?:Điều|Khoản|Chương|Nghị định|Thông tư))",
+                                 rest):
+                t = _ANNOTATION_TARGET.match(part.strip())
+                if t is None:
+                    continue
+                number = normalise_doc_number(t.group("number"))
+                source = number
+                kind = "document"
+                if t.group("kind") == "Điều":
+                    source, kind = f"{number}:D{t.group('num')}", "unit"
+                elif t.group("kind") == "Chương":
+                    num = roman_to_int(t.group("num")) or t.group("num")
+                    source, kind = f"{number}:C{num}", "unit"
+                elif t.group("kind") == "Khoản" and t.group("art"):
+                    source, kind = f"{number}:D{t.group('art')}.K{t.group('num')}", "unit"
+                self.add(Relation(source, self.uid(unit), "GUIDES", "guidance_annotation",
+                                  note[:300], origin="annotation", source_kind=kind,
+                                  target_kind="unit"))
+
+
+def _level_of(path: str) -> str:
+    last = path.split(".")[-1]
+    if last.startswith("PL"):
+        return "Annex"
+    if last.startswith("D"):
+        return "Article"
+    if last.startswith("K"):
+        return "Clause"
+    return "Point"
+
+
+def extract_relations(doc: ParsedDocument, names: Mapping[str, str] | None = None) -> None:
+    """Fill ``doc.relations``, ``doc.new_units`` and ``doc.unresolved`` from its text."""
+    ex = _Extractor(doc, names)
+    ex.basis()
+    ex.guides()
+    for unit in doc.units:
+        if unit.level not in ("Article", "Clause", "Point", "Annex"):
+            ex.annotations(unit)
+            continue
+        ex.annotations(unit)
+        instruction = ex.instruction_text(unit) if unit.level != "Annex" else None
+        if instruction is not None and ex.instructions(unit, instruction):
+            continue
+        own = unit.own_text
+        ex.replacements(unit, own)
+        ex.references(unit, own)
+    for new in doc.new_units:
+        # references inside new wording are read against the amended document
+        ctx_unit = Unit(level=new.level, number=new.number, path=new.path, label="", line=0,
+                        ordinal=0)
+        sub = _Extractor(doc, names)
+        sub.doc_id = new.doc_id
+        sub.seen = ex.seen
+        first = new.text.split("\n")
+        own = "\n".join(first)
+        source_id = new.id
+        before = len(doc.relations)
+        sub.references(ctx_unit, own)
+        for rel in doc.relations[before:]:
+            rel.source = source_id
+        for item in doc.unresolved:
+            if item.source == f"{new.doc_id}:{new.path}" and new.kind == "version":
+                item.source = source_id

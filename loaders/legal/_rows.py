@@ -1,0 +1,146 @@
+"""A parsed document as the parameter rows of the ``cypher/legal`` write queries."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hopgraph.loaders.legal._ids import citation, doc_label, split_unit_id
+from hopgraph.loaders.legal._model import ParsedDocument, Unit
+
+Row = dict[str, Any]
+EMBED_LEVELS = ("Article", "Clause", "Point", "Annex")
+DEFAULT_EMBED_CHARS = 1000
+
+
+@dataclass
+class WritePlan:
+    """Rows per write query for one document, in the order they must run."""
+
+    doc_id: str
+    documents: list[Row] = field(default_factory=list)
+    units: list[Row] = field(default_factory=list)
+    inserted: list[Row] = field(default_factory=list)
+    contains: list[Row] = field(default_factory=list)
+    versions: list[Row] = field(default_factory=list)
+    relations: list[Row] = field(default_factory=list)
+    unresolved: list[Row] = field(default_factory=list)
+
+    def steps(self, batch_size: int) -> list[tuple[str, dict[str, Any]]]:
+        """(query key, params) in order, each list cut into batches of ``batch_size``."""
+        out: list[tuple[str, dict[str, Any]]] = []
+        for key, rows in (
+            ("legal/upsert_documents", self.documents), ("legal/upsert_units", self.units),
+            ("legal/upsert_supplemented_units", self.inserted), ("legal/link_units", self.contains),
+            ("legal/link_versions", self.versions), ("legal/merge_relations", self.relations),
+            ("legal/merge_unresolved", self.unresolved),
+        ):
+            for start in range(0, len(rows), batch_size):
+                out.append((key, {"rows": rows[start:start + batch_size]}))
+        return out
+
+    def embed_targets(self) -> list[Row]:
+        """The unit rows whose text gets an embedding (clause-sized levels)."""
+        return [r for r in self.units + self.inserted
+                if r["level"] in EMBED_LEVELS and r["props"].get("text")]
+
+
+def _kind(node_id: str) -> str:
+    return "unit" if ":" in node_id else "document"
+
+
+def _unit_props(doc: ParsedDocument, unit: Unit, label: str, segment: Callable[[str], str]
+                ) -> dict[str, Any]:
+    valid_from = None
+    for u in [unit, *unit.ancestors()]:
+        if u.path in doc.unit_dates:
+            valid_from = doc.unit_dates[u.path]
+            break
+    return {
+        "doc_id": doc.meta.doc_id, "level": unit.level, "number": unit.number, "path": unit.path,
+        "label": unit.label, "heading": unit.heading, "text": unit.text,
+        "text_segmented": segment(unit.text), "ordinal": unit.ordinal,
+        "valid_from": valid_from or doc.meta.effective_date,
+        "citation": citation(unit.chain(), label), "source_line": unit.line,
+        "supplemented_by": None, "inserted_after": None, "amended_by": None,
+    }
+
+
+def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePlan:
+    """Rows for every node and edge the document implies."""
+    meta = doc.meta
+    plan = WritePlan(meta.doc_id)
+    label = doc_label(meta.doc_type, meta.number, meta.title)
+    plan.documents.append({"id": meta.doc_id, "props": {
+        "number": meta.number, "doc_type": meta.doc_type, "issuer": meta.issuer,
+        "title": meta.title, "issue_date": meta.issue_date, "effective_date": meta.effective_date,
+        "expiry_stated": meta.expiry_stated, "status_external": meta.status_external,
+        "source_file": meta.source_file, "source_format": meta.source_format,
+    }})
+    for unit in doc.units:
+        uid = doc.unit_id(unit)
+        plan.units.append({"id": uid, "level": unit.level, "version": False,
+                           "props": _unit_props(doc, unit, label, segment)})
+        parent = doc.unit_id(unit.parent) if unit.parent else meta.doc_id
+        plan.contains.append({"parent": parent, "child": uid, "parent_kind": _kind(parent),
+                              "parent_doc": meta.doc_id})
+    for new in doc.new_units:
+        target_doc_label = new.doc_id
+        chain_parts = [(_level_of(seg), seg.lstrip("DK") if seg[:1] in "DK" else seg)
+                       for seg in new.path.split(".")]
+        props = {
+            "doc_id": new.doc_id, "level": new.level, "number": new.number, "path": new.path,
+            "label": chain_parts[-1][0] and f"{_word(new.level)} {new.number}",
+            "heading": new.heading, "text": new.text, "text_segmented": segment(new.text),
+            "ordinal": None, "valid_from": new.valid_from,
+            "citation": citation(chain_parts, _label_for(target_doc_label)),
+            "source_line": new.line, "amended_by": new.by_doc if new.kind == "version" else None,
+            "supplemented_by": new.by_doc if new.kind == "inserted" else None,
+            "inserted_after": new.inserted_after,
+        }
+        if new.kind == "version":
+            plan.units.append({"id": new.id, "level": new.level, "version": True, "props": props})
+            plan.versions.append({"version": new.id, "target": new.target_id,
+                                  "target_doc": new.doc_id})
+        else:
+            plan.inserted.append({"id": new.id, "level": new.level,
+                                  "supplemented_by": new.by_doc, "props": props})
+        if new.parent_id:
+            plan.contains.append({"parent": new.parent_id, "child": new.id,
+                                  "parent_kind": _kind(new.parent_id), "parent_doc": new.doc_id})
+    for rel in doc.relations:
+        plan.relations.append({
+            "source": rel.source, "source_kind": rel.source_kind,
+            "source_doc": split_unit_id(rel.source)[0], "target": rel.target,
+            "target_kind": rel.target_kind, "target_doc": split_unit_id(rel.target)[0],
+            "type": rel.type, "method": rel.method, "evidence": rel.evidence,
+            "effective_date": rel.effective_date, "origin": rel.origin,
+        })
+    for item in doc.unresolved:
+        key = hashlib.sha1(f"{item.method}|{item.text}".encode()).hexdigest()[:12]
+        plan.unresolved.append({"source": item.source, "id": f"{item.source}#{key}",
+                                "text": item.text, "method": item.method})
+    return plan
+
+
+def _level_of(seg: str) -> str:
+    if seg.startswith("PL"):
+        return "Annex"
+    if seg.startswith("D"):
+        return "Article"
+    if seg.startswith("K"):
+        return "Clause"
+    return "Point"
+
+
+def _word(level: str) -> str:
+    return {"Article": "Điều", "Clause": "Khoản", "Point": "Điểm", "Annex": "Phụ lục"}.get(
+        level, level)
+
+
+def _label_for(doc_id: str) -> str:
+    from hopgraph.loaders.legal._ids import doc_type_of_number
+
+    return doc_label(doc_type_of_number(doc_id), doc_id, None)
