@@ -87,6 +87,22 @@ def assemble_context(
             if path:
                 note += "; " + "; ".join(s.describe() for s in path if s.relation != "VERSION_OF")
             add(_item(succ, "successor", cand.id, follow_score, path, True, note))
+        for part in info.get("parts") or []:
+            shown = units.get(part["shown_id"])
+            if shown is None or part["shown_id"] == applicable_id:
+                continue
+            steps = [ChainStep("CONTAINS", info["base_id"], part["part_id"])]
+            if part["kind"] == "VERSION_OF":
+                steps.append(ChainStep("VERSION_OF", part["shown_id"], part["part_id"],
+                                       effective_date=shown.get("valid_from")))
+                note = (f"in force at {as_of.isoformat()}: new wording of a part of the seed"
+                        + (f", effective {shown['valid_from'].isoformat()}"
+                           if shown.get("valid_from") else ""))
+            else:
+                note = (f"in force at {as_of.isoformat()}: part inserted into the seed"
+                        + (f", effective {shown['valid_from'].isoformat()}"
+                           if shown.get("valid_from") else ""))
+            add(_item(shown, "successor", cand.id, follow_score, steps, True, note))
         parent = _containing_article(unit)
         if parent is not None and unit.get("level") not in ("Article", *_ABOVE_ARTICLE):
             add(parent)
@@ -166,7 +182,8 @@ def _seed_note(unit: Mapping[str, Any], info: Mapping[str, Any], as_of: date, ap
     elif info.get("doc_replaced"):
         rep = info["doc_replaced"][0]
         eff = rep.get("effective")
-        parts.append(f"not applicable at {day}: document replaced by {rep.get('number') or rep['doc_id']}"
+        verb = "repealed" if rep.get("kind") == "REPEALS" else "replaced"
+        parts.append(f"not applicable at {day}: document {verb} by {rep.get('number') or rep['doc_id']}"
                      + (f", effective {eff.isoformat()}" if eff else ""))
     elif info.get("applicable_id"):
         succ = units.get(info["applicable_id"], {})
@@ -180,6 +197,11 @@ def _seed_note(unit: Mapping[str, Any], info: Mapping[str, Any], as_of: date, ap
         parts.append(f"no longer in force at {day} (valid to {unit['valid_to'].isoformat()})")
     else:
         parts.append(f"not applicable at {day}")
+    for e in info.get("events") or []:
+        if e.get("textual") and e.get("in_force") and e.get("steps"):
+            step = _step(e["steps"][-1], as_of)
+            parts.append("wording changed in part (textual amendment): " + step.describe()
+                         + (f" — {step.evidence}" if step.evidence else ""))
     for e in pending:
         steps = [_step(s, as_of) for s in e.get("steps", [])]
         if steps:

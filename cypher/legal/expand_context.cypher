@@ -29,15 +29,19 @@ CALL (base) {
     any(i IN range(0, size(ns) - 2) WHERE ns[i] IN ns[i + 1..]) AS cycle
   WITH anc, p, rels, ns, lr, dates, src, tgt, cycle,
     (length(p) = $max_depth AND EXISTS { (tip)<-[:AMENDS|REPLACES|SUPPLEMENTS|REPEALS]-() }) AS cut
+  // The new wording: the target's version enacted by the amending document; for a change to a
+  // containing unit, the base unit's own version in that document when it has one.
   OPTIONAL MATCH (v:LegalNode {id: tgt.id + '@' + src.doc_id}) WHERE v:UnitVersion
-  WITH anc, p, rels, dates, lr, src, tgt, cycle, cut, v,
+  OPTIONAL MATCH (bv:LegalNode {id: base.id + '@' + src.doc_id}) WHERE bv:UnitVersion AND anc <> base
+  WITH anc, p, rels, dates, lr, src, tgt, cycle, cut, v, bv,
     CASE type(lr)
-      WHEN 'AMENDS' THEN coalesce(v.id, src.id)
+      WHEN 'AMENDS' THEN coalesce(bv.id, v.id)
       WHEN 'REPLACES' THEN src.id
       WHEN 'SUPPLEMENTS' THEN tgt.id
       ELSE null END AS successor_id
   RETURN collect({
     scope: CASE WHEN anc = base THEN 'self' ELSE 'ancestor' END,
+    textual: type(lr) = 'AMENDS' AND coalesce(bv.id, v.id) IS NULL,
     anchor_id: anc.id,
     kind: type(lr),
     depth: length(p),
@@ -55,23 +59,24 @@ CALL (base) {
 }
 // Document-level replacement or expiry of the base unit's document.
 CALL (bd) {
-  OPTIONAL MATCH (nd:Document)-[r:REPLACES]->(bd)
+  OPTIONAL MATCH (nd:Document)-[r:REPLACES|REPEALS]->(bd)
   WITH nd, r WHERE nd IS NOT NULL
     AND coalesce(r.effective_date, nd.effective_date, date('0001-01-01')) <= $as_of
-  RETURN collect({doc_id: nd.id, number: nd.number,
+  RETURN collect({doc_id: nd.id, number: nd.number, kind: type(r),
     effective: coalesce(r.effective_date, nd.effective_date)}) AS doc_replaced
 }
 WITH seed_rank, s, base, bd, doc_replaced,
   [e IN events WHERE NOT e.cycle] AS good, [e IN events WHERE e.cycle] AS cycles, events
 WITH seed_rank, s, base, bd, doc_replaced, events, cycles,
-  [e IN good WHERE e.in_force] AS in_force
+  [e IN good WHERE e.in_force AND NOT e.textual] AS in_force
 // The latest in-force change decides (deeper chains win ties); REPEALS means no wording applies.
 WITH seed_rank, s, base, bd, doc_replaced, events, cycles, in_force,
   reduce(best = null, e IN in_force |
     CASE WHEN best IS NULL
       OR coalesce(e.effective, date('0001-01-01')) > coalesce(best.effective, date('0001-01-01'))
       OR (coalesce(e.effective, date('0001-01-01')) = coalesce(best.effective, date('0001-01-01'))
-          AND e.depth > best.depth)
+          AND (e.scope = 'self' AND best.scope <> 'self'
+            OR e.scope = best.scope AND e.depth > best.depth))
     THEN e ELSE best END) AS decisive
 WITH seed_rank, s, base, bd, doc_replaced, events, cycles, decisive,
   (base.valid_from IS NULL OR base.valid_from <= $as_of)
@@ -83,9 +88,29 @@ WITH seed_rank, s, base, doc_replaced, events, cycles, decisive, base_valid,
   CASE
     WHEN decisive IS NULL THEN CASE WHEN base_valid THEN base.id END
     WHEN decisive.kind = 'REPEALS' THEN null
+    WHEN size(doc_replaced) > 0 AND decisive.kind <> 'REPLACES' THEN null
     WHEN decisive.kind = 'SUPPLEMENTS' AND decisive.scope = 'self' THEN
       CASE WHEN base_valid THEN base.id END
     ELSE decisive.successor_id END AS applicable_id
+// Changed parts of the unit (the as-of wording of a unit includes its sub-units' versions and
+// inserted sub-units), shown beside it.
+CALL (base) {
+  OPTIONAL MATCH (base)-[:CONTAINS*1..2]->(part:LegalUnit)
+  WHERE EXISTS { (part)<-[:VERSION_OF|SUPPLEMENTS]-() }
+  WITH part WHERE part IS NOT NULL
+  OPTIONAL MATCH (pv:UnitVersion)-[:VERSION_OF]->(part)
+  WHERE pv.valid_from IS NULL OR pv.valid_from <= $as_of
+  WITH part, pv ORDER BY pv.valid_from DESC
+  WITH part, head(collect(pv)) AS latest
+  WITH part, latest,
+    CASE WHEN latest IS NOT NULL THEN latest
+      WHEN EXISTS { (part)<-[:SUPPLEMENTS]-() } AND part.valid_from <= $as_of THEN part END AS shown
+  WITH part, shown WHERE shown IS NOT NULL
+    AND (shown.valid_to IS NULL OR shown.valid_to > $as_of)
+  ORDER BY part.id LIMIT 8
+  RETURN collect({part_id: part.id, shown_id: shown.id,
+    kind: CASE WHEN shown = part THEN 'SUPPLEMENTS' ELSE 'VERSION_OF' END}) AS parts
+}
 // One hop of references from the seed and from the applicable wording.
 CALL (s, applicable_id) {
   OPTIONAL MATCH (x:LegalNode)-[r:REFERS_TO]->(t:LegalUnit)
@@ -98,8 +123,9 @@ CALL (s, applicable_id) {
 WITH collect({
   seed_rank: seed_rank, seed_id: s.id, base_id: base.id, applicable_id: applicable_id,
   decisive: decisive, events: events, cycles: size(cycles), doc_replaced: doc_replaced,
-  references: references,
+  references: references, parts: parts,
   unit_ids: [s.id, base.id] + [e IN events | e.successor_id] + [r IN references | r.target_id]
+    + [x IN parts | x.shown_id]
     + reduce(acc = [], e IN events | acc + [st IN e.steps | st.source_id])
 }) AS seeds
 // Provenance of every unit involved: document fields and position up the containment tree.

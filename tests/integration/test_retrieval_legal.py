@@ -165,3 +165,51 @@ def test_bad_input_gives_clear_errors(runner: Neo4jRunner) -> None:
         assert ctx.round_trips <= 2
     only_punct = retriever.retrieve("!!! ??? ***", k=3)
     assert only_punct.items == [] and only_punct.reason_if_empty
+
+
+def test_textual_amendment_annotates_without_replacing(runner: Neo4jRunner) -> None:
+    docs, units, edges, _ = amendment_chain(0)
+    docs.append({"id": "7/2015/QH13", "number": "7/2015/QH13", "doc_type": "Luật",
+                 "title": "Luật thay thế cụm từ", "issuer": "Quốc hội",
+                 "issue_date": date(2015, 1, 1), "effective_date": date(2015, 7, 1),
+                 "status": "con_hieu_luc"})
+    units.append({"id": "7/2015/QH13:D1", "doc_id": "7/2015/QH13", "level": "Article",
+                  "number": "1", "path": "D1", "text": "Thay thế cụm từ",
+                  "citation": "Điều 1 Luật 7/2015/QH13"})
+    edges.append({"rel": "AMENDS", "src": "7/2015/QH13:D1", "dst": TARGET,
+                  "effective_date": date(2015, 7, 1),
+                  "evidence": 'Thay thế cụm từ "tám mươi" bằng cụm từ "chín mươi"'})
+    write_graph(runner.driver, docs, units, edges)
+    ctx = _retriever(runner).retrieve("tám mươi phần trăm", k=1, as_of=date(2020, 1, 1))
+    seed = ctx.items[0]
+    assert seed.node_id == TARGET and seed.applicable
+    assert "textual amendment" in seed.validity_note and "chín mươi" in seed.validity_note
+
+
+def test_article_seed_shows_amended_parts_beside_it(runner: Neo4jRunner) -> None:
+    docs, units, edges, _ = amendment_chain(2)
+    write_graph(runner.driver, docs, units, edges)
+    ctx = _retriever(runner).retrieve("Mức hưởng bảo hiểm", k=1, as_of=date(2020, 1, 1),
+                                      filters={"doc_ids": ["1/2010/QH12"]})
+    assert ctx.seeds == ["1/2010/QH12:D5"]
+    beside = [i for i in ctx.items if i.role == "successor"]
+    assert [i.node_id for i in beside] == [f"{TARGET}@2/2013/QH13"]
+    assert [s.relation for s in beside[0].path] == ["CONTAINS", "VERSION_OF"]
+    early = _retriever(runner).retrieve("Mức hưởng bảo hiểm", k=1, as_of=date(2012, 1, 1),
+                                        filters={"doc_ids": ["1/2010/QH12"]})
+    assert [i for i in early.items if i.role == "successor"] == []
+
+
+def test_document_repeal_makes_units_inapplicable(runner: Neo4jRunner) -> None:
+    docs, units, edges, _ = amendment_chain(0)
+    docs.append({"id": "8/2019/QH14", "number": "8/2019/QH14", "doc_type": "Luật",
+                 "title": "Luật bãi bỏ", "issuer": "Quốc hội", "issue_date": date(2019, 1, 1),
+                 "effective_date": date(2019, 7, 1), "status": "con_hieu_luc"})
+    write_graph(runner.driver, docs, units, edges)
+    with runner.driver.session(database="neo4j") as s:
+        s.run("MATCH (a:Document {id: '8/2019/QH14'}), (b:Document {id: '1/2010/QH12'}) "
+              "MERGE (a)-[r:REPEALS]->(b) SET r.effective_date = date('2019-07-01')").consume()
+    retriever = _retriever(runner)
+    assert retriever.retrieve("tám mươi phần trăm", k=1, as_of=date(2019, 6, 30)).items[0].applicable
+    after = retriever.retrieve("tám mươi phần trăm", k=1, as_of=date(2019, 7, 1)).items[0]
+    assert not after.applicable and "document repealed by 8/2019/QH14" in after.validity_note
