@@ -99,7 +99,9 @@ def read_file(path: Path, names: Mapping[str, str] | None = None
     try:
         text = read_text(path)
     except IngestError as e:
-        yield Problem(file, None, str(e).removeprefix(file).lstrip(":").strip())
+        rest = str(e).removeprefix(file).lstrip(":")
+        m = re.match(r"(\d+):\s*(.*)$", rest, re.S)
+        yield Problem(file, int(m.group(1)), m.group(2)) if m else Problem(file, None, rest.strip())
         return
     if not text.strip():
         yield Problem(file, None, "empty file")

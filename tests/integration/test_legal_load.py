@@ -1,0 +1,228 @@
+"""The legal loader against a real Neo4j: samples end to end, placeholders, load order,
+idempotent re-load, a failing document, bad inputs, embeddings."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hopgraph.agents import CachedEmbedder
+from hopgraph.db import Neo4jRunner
+from hopgraph.errors import DatabaseError
+from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
+
+from .conftest import clear_database
+
+pytestmark = pytest.mark.integration
+
+
+def _segment(text: str) -> str:
+    return text  # pyvi is exercised in the unit tier; keeps this tier fast
+
+
+def _dump(runner: Neo4jRunner) -> tuple[list[Any], list[Any]]:
+    row = runner.read("legal/dump_graph")[0]
+    return row["nodes"], row["edges"]
+
+
+def _load(runner: Neo4jRunner, paths: Sequence[Path], embedder: Any = None) -> Any:
+    return load_legal(runner, embedder, list(paths), batch_size=7, segmenter=_segment)
+
+
+def _one(runner: Neo4jRunner, node_id: str) -> dict[str, Any]:
+    nodes, _ = _dump(runner)
+    found = [n for n in nodes if n["id"] == node_id]
+    assert found, f"{node_id} not in graph"
+    return found[0]
+
+
+def _edges(runner: Neo4jRunner, kind: str) -> list[tuple[str, str]]:
+    _, edges = _dump(runner)
+    return [(e["source"], e["target"]) for e in edges if e["type"] == kind]
+
+
+def test_samples_load_end_to_end(runner: Neo4jRunner) -> None:
+    report = _load(runner, [SAMPLES_DIR])
+    assert not report.skipped, report.summary()
+    assert len(report.documents) == 11
+    # a depth-4 amendment chain: each version ends when the next starts
+    versions = sorted(
+        (_one(runner, f"12/2016/NĐ-MAU:D3.K2@{d}") for d in
+         ("20/2018/NĐ-MAU", "30/2020/NĐ-MAU", "40/2023/NĐ-MAU", "55/2030/NĐ-MAU")),
+        key=lambda n: n["props"]["valid_from"])
+    froms = [v["props"]["valid_from"].iso_format() for v in versions]
+    tos = [v["props"].get("valid_to") for v in versions]
+    assert froms == ["2018-02-15", "2020-07-01", "2023-01-01", "2031-07-01"]
+    assert [t.iso_format() if t else None for t in tos] == [
+        "2020-07-01", "2023-01-01", "2031-07-01", None]
+    original = _one(runner, "12/2016/NĐ-MAU:D3.K2")
+    assert original["props"]["status"] == "amended"
+    assert original["props"]["valid_to"].iso_format() == "2018-02-15"
+    assert "60%" in versions[0]["props"]["text"]
+    # supplement creates a real unit of the target document, attached to the anchor's parent
+    inserted = _one(runner, "01/2015/QH-MAU:D12a")
+    assert "Article" in inserted["labels"] and "Placeholder" not in inserted["labels"]
+    assert ("01/2015/QH-MAU:C4", "01/2015/QH-MAU:D12a") in _edges(runner, "CONTAINS")
+    assert ("05/2019/QH-MAU:D1.K2", "01/2015/QH-MAU:D12a") in _edges(runner, "SUPPLEMENTS")
+    # per-provision effective date: điểm e is valid from 01/07/2020, not 01/01/2020
+    assert _one(runner, "01/2015/QH-MAU:D4.K2.e")["props"]["valid_from"].iso_format() == "2020-07-01"
+    # repeal and document replacement
+    assert _one(runner, "01/2015/QH-MAU:D9")["props"]["status"] == "repealed"
+    assert _one(runner, "99/2010/NĐ-MAU:D2.K1")["props"]["valid_to"].iso_format() == "2016-03-01"
+    assert ("12/2016/NĐ-MAU", "99/2010/NĐ-MAU") in _edges(runner, "REPLACES")
+    # multi-action sentence: amend K1, supplement K3, repeal K2 of Điều 7
+    assert ("20/2018/NĐ-MAU:D1.K5", "12/2016/NĐ-MAU:D7.K2") in _edges(runner, "REPEALS")
+    assert ("20/2018/NĐ-MAU:D1.K5", "12/2016/NĐ-MAU:D7.K1") in _edges(runner, "AMENDS")
+    # references across documents, loaded before their target: no placeholder left
+    assert ("01/2015/QH-MAU:D12.K2", "03/2014/QH-MAU:D4.K2") in _edges(runner, "REFERS_TO")
+    assert "Placeholder" not in _one(runner, "03/2014/QH-MAU:D4.K2")["labels"]
+    # quoted new wording is not part of the amending document's structure
+    nodes, _ = _dump(runner)
+    assert not [n for n in nodes if n["id"].startswith("20/2018/NĐ-MAU:D1.K1.")]
+    assert report.graph["unresolved"]["UnresolvedReference"] >= 3
+
+
+def test_load_order_does_not_change_the_graph(runner: Neo4jRunner) -> None:
+    files = sorted(p for p in SAMPLES_DIR.iterdir()
+                   if p.suffix in (".txt", ".json") and p.name != "questions.json")
+    for f in files:
+        _load(runner, [f])
+    forward = _dump(runner)
+    clear_database(runner.driver)
+    for f in reversed(files):
+        _load(runner, [f])
+    backward = _dump(runner)
+    assert forward[0] == backward[0]
+    assert forward[1] == backward[1]
+
+
+def test_placeholder_becomes_the_real_node_in_place(runner: Neo4jRunner) -> None:
+    law = SAMPLES_DIR / "01-2015-QH-MAU-luat-bao-hiem-suc-khoe.txt"
+    drug = SAMPLES_DIR / "03-2014-QH-MAU-luat-duoc.txt"
+    _load(runner, [law])
+    placeholder = _one(runner, "03/2014/QH-MAU:D4.K2")
+    assert "Placeholder" in placeholder["labels"] and placeholder["props"]["kind"] == "unit"
+    _load(runner, [drug])
+    real = _one(runner, "03/2014/QH-MAU:D4.K2")
+    assert "Placeholder" not in real["labels"] and "Clause" in real["labels"]
+    assert "kind" not in real["props"]
+    assert ("01/2015/QH-MAU:D12.K2", "03/2014/QH-MAU:D4.K2") in _edges(runner, "REFERS_TO")
+    doc = _one(runner, "03/2014/QH-MAU")
+    assert "Document" in doc["labels"] and "doc_id" not in doc["props"]
+
+
+def test_reloading_the_same_files_changes_nothing(runner: Neo4jRunner) -> None:
+    _load(runner, [SAMPLES_DIR])
+    first = _dump(runner)
+    _load(runner, [SAMPLES_DIR])
+    assert _dump(runner) == first
+
+
+class _FailingRunner:
+    """Delegates to a real runner but breaks the transaction of one document."""
+
+    def __init__(self, inner: Neo4jRunner, doc_id: str) -> None:
+        self.inner, self.doc_id = inner, doc_id
+
+    def read(self, key: str, **params: Any) -> list[dict[str, Any]]:
+        return self.inner.read(key, **params)
+
+    def write(self, key: str, **params: Any) -> list[dict[str, Any]]:
+        return self.inner.write(key, **params)
+
+    def write_transaction(self, steps: Sequence[tuple[str, Mapping[str, Any]]]
+                          ) -> list[list[dict[str, Any]]]:
+        first = steps[0][1]["rows"][0]["id"] if steps and steps[0][0].endswith(
+            "upsert_documents") else None
+        if first == self.doc_id:
+            # a last step the server rejects (MERGE on a null id): everything before rolls back
+            broken = [*steps, ("legal/upsert_units", {"rows": [
+                {"id": None, "level": "Article", "version": False, "props": {}}]})]
+            return self.inner.write_transaction(broken)
+        return self.inner.write_transaction(steps)
+
+
+def test_a_failing_document_changes_nothing(runner: Neo4jRunner) -> None:
+    failing = _FailingRunner(runner, "20/2018/NĐ-MAU")
+    report = load_legal(failing, None, [SAMPLES_DIR], segmenter=_segment)
+    assert "20/2018/NĐ-MAU" not in report.documents
+    assert any("20/2018/NĐ-MAU" in p.message for p in report.skipped)
+    assert len(report.documents) == 10
+    nodes, edges = _dump(runner)
+    assert not [n for n in nodes if n["id"].startswith("20/2018/NĐ-MAU")
+                or n["id"].endswith("@20/2018/NĐ-MAU")]
+    assert not [e for e in edges if e["source"].startswith("20/2018/NĐ-MAU")]
+    assert "12/2016/NĐ-MAU:D4.K1a" not in {n["id"] for n in nodes if "Clause" in n["labels"]}
+    with pytest.raises(DatabaseError):
+        failing.write_transaction([("legal/upsert_documents", {"rows": [
+            {"id": "20/2018/NĐ-MAU", "props": {}}]})])
+
+
+def test_bad_inputs_are_reported_and_the_rest_loads(runner: Neo4jRunner, tmp_path: Path) -> None:
+    good = (SAMPLES_DIR / "99-2010-ND-MAU-nghi-dinh-cu.txt").read_text(encoding="utf-8")
+    (tmp_path / "a-good.txt").write_text(good, encoding="utf-8")
+    (tmp_path / "b-truncated.json").write_text('[{"id": "x", "articles": [{"id": "1", "te',
+                                                encoding="utf-8")
+    (tmp_path / "c-latin1.txt").write_bytes("Điều 1. Phạm vi\nthứ".encode()[:12]
+                                             + b"\n\xe9t\xe9\n")
+    (tmp_path / "d-duplicate.txt").write_text(
+        "Số: 7/2020/NĐ-CP\nĐiều 1. A\nNội dung.\nĐiều 2. B\nNội dung.\nĐiều 2. C\nNội dung.\n",
+        encoding="utf-8")
+    (tmp_path / "e-gap-unknown.txt").write_text(
+        "Số: 8/2020/NĐ-CP\nĐiều 1. A\nNội dung.\nĐiều 5. B\nNội dung.\nĐiều V. C\n",
+        encoding="utf-8")
+    (tmp_path / "f-no-number.txt").write_text("Điều 1. A\nNội dung.\n", encoding="utf-8")
+    report = _load(runner, [tmp_path])
+    skipped = {Path(p.file).name: p for p in report.skipped}
+    assert "b-truncated.json" in skipped and skipped["b-truncated.json"].line == 1
+    assert "truncated" in skipped["b-truncated.json"].message
+    assert "c-latin1.txt" in skipped and "UTF-8" in skipped["c-latin1.txt"].message
+    assert skipped["c-latin1.txt"].line == 2
+    assert "d-duplicate.txt" in skipped and skipped["d-duplicate.txt"].line == 6
+    assert "duplicate" in skipped["d-duplicate.txt"].message
+    warned = [str(w) for w in report.warnings]
+    assert any("e-gap-unknown.txt:4" in w and "gap" in w for w in warned)
+    assert any("e-gap-unknown.txt:6" in w and "unknown marker" in w for w in warned)
+    assert any("f-no-number.txt" in w and "no document number" in w for w in warned)
+    assert "99/2010/NĐ-MAU" in report.documents and "8/2020/NĐ-CP" in report.documents
+    nodes, _ = _dump(runner)
+    assert not [n for n in nodes if n["id"].startswith("7/2020/NĐ-CP")]
+
+
+class _FakeEmbedder:
+    name = "fake-384"
+    dimension = 384
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        self.calls += len(texts)
+        out = []
+        for t in texts:
+            h = hashlib.sha256(t.encode()).digest()
+            vec = [((h[i % 32] + i) % 17) / 17.0 + 0.01 for i in range(384)]
+            out.append(vec)
+        return out
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+def test_embeddings_are_written_and_cached(runner: Neo4jRunner, tmp_path: Path) -> None:
+    inner = _FakeEmbedder()
+    embedder = CachedEmbedder(inner, tmp_path / "cache")
+    files = [SAMPLES_DIR / "99-2010-ND-MAU-nghi-dinh-cu.txt"]
+    _load(runner, files, embedder)
+    first_calls = inner.calls
+    assert first_calls > 0
+    rows = runner.driver.execute_query(
+        "MATCH (u:Clause {id: '99/2010/NĐ-MAU:D2.K1'}) RETURN size(u.embedding) AS n",
+        database_="neo4j").records
+    assert rows[0]["n"] == 384
+    _load(runner, files, embedder)
+    assert inner.calls == first_calls  # second load served from the cache
