@@ -119,6 +119,7 @@ class BioLoader:
         seen: set[str] = set()
         pending_nodes: list[dict[str, Any]] = []
         by_rel: dict[BioRel, list[dict[str, Any]]] = defaultdict(list)
+        window: set[tuple[str, BioRel, str]] = set()  # exact dedupe inside one batch window
         buffered = 0
 
         def flush() -> None:
@@ -135,6 +136,7 @@ class BioLoader:
             if self._progress is not None:
                 self._progress(buffered)
             by_rel.clear()
+            window.clear()
             buffered = 0
 
         for edge in edges:
@@ -142,12 +144,16 @@ class BioLoader:
                 if node.id not in seen:
                     seen.add(node.id)
                     pending_nodes.append(_node_params(node, aliases))
+            buffered += 1
+            report.edge_rows_written += 1
+            key = (edge.head.id, edge.rel, edge.tail.id)
+            if key in window:  # the reverse row of an edge just read: MERGE would keep one anyway
+                continue
+            window.add(key)
             by_rel[edge.rel].append({"head": edge.head.id, "tail": edge.tail.id,
                                      "relation": edge.relation,
                                      "display_relation": edge.display_relation,
                                      "origin": edge.origin})
-            buffered += 1
-            report.edge_rows_written += 1
             if buffered >= self._batch:
                 flush()
         flush()

@@ -1,0 +1,198 @@
+"""Full-PrimeKG-scale load and region-latency benchmark on a server of its own.
+
+Generates a synthetic ``kg.csv`` with PrimeKG's shape (≈129k nodes over 10 types, relation mix
+close to PrimeKG's, every edge listed in both directions like the real file: ≈8.1M rows, ≈4.05M
+distinct edges), loads it with ``hopgraph.loaders.biomed.load_primekg`` (10k rows per batch) into
+a fresh local Neo4j (heap 4g, page cache 4g) and reports time and rows/s. The load stops at a time
+budget; then the figures are for the rows loaded and the full-size time is extrapolated (stated
+as such). Afterwards it times the weighted region query against a plain one-hop neighbourhood
+query on the same server for the same seed entities (p50 ratio).
+
+Run: ``python -m tests.benchmarks.biomed_load_scale [--rows 8100000] [--budget-s 1200]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from hopgraph.db import Neo4jRunner, connect
+from hopgraph.db._runtime import LocalInstance, free_port
+from hopgraph.db._schema_install import install_schema
+from hopgraph.loaders.biomed import load_primekg
+from hopgraph.retrieval._biomed import Domain, relation_weights
+
+RESULTS = Path(__file__).parent / "results"
+# PrimeKG node counts per type (Chandak et al. 2023), scaled by --nodes.
+NODE_TYPES = {"gene/protein": 27671, "drug": 7957, "disease": 17080, "effect/phenotype": 15311,
+              "biological_process": 28642, "molecular_function": 11169,
+              "cellular_component": 4176, "pathway": 2516, "anatomy": 14035, "exposure": 818}
+# (relation, x_type, y_type, share of rows) — PrimeKG's relation mix, rounded.
+RELATIONS = [
+    ("anatomy_protein_present", "anatomy", "gene/protein", 0.372),
+    ("drug_drug", "drug", "drug", 0.330),
+    ("protein_protein", "gene/protein", "gene/protein", 0.079),
+    ("disease_phenotype_positive", "disease", "effect/phenotype", 0.037),
+    ("bioprocess_protein", "biological_process", "gene/protein", 0.036),
+    ("cellcomp_protein", "cellular_component", "gene/protein", 0.021),
+    ("disease_protein", "disease", "gene/protein", 0.020),
+    ("molfunc_protein", "molecular_function", "gene/protein", 0.017),
+    ("drug_effect", "drug", "effect/phenotype", 0.016),
+    ("bioprocess_bioprocess", "biological_process", "biological_process", 0.013),
+    ("pathway_protein", "pathway", "gene/protein", 0.011),
+    ("disease_disease", "disease", "disease", 0.008),
+    ("contraindication", "drug", "disease", 0.008),
+    ("drug_protein", "drug", "gene/protein", 0.006),
+    ("anatomy_protein_absent", "anatomy", "gene/protein", 0.005),
+    ("phenotype_phenotype", "effect/phenotype", "effect/phenotype", 0.005),
+    ("anatomy_anatomy", "anatomy", "anatomy", 0.004),
+    ("molfunc_molfunc", "molecular_function", "molecular_function", 0.003),
+    ("indication", "drug", "disease", 0.002),
+    ("cellcomp_cellcomp", "cellular_component", "cellular_component", 0.001),
+    ("phenotype_protein", "effect/phenotype", "gene/protein", 0.001),
+    ("off-label use", "drug", "disease", 0.001),
+    ("pathway_pathway", "pathway", "pathway", 0.001),
+    ("exposure_disease", "exposure", "disease", 0.001),
+]
+
+
+def generate_kg_csv(path: Path, rows: int, node_scale: float, seed: int = 7) -> dict[str, int]:
+    """Write ``rows`` kg.csv rows (each edge twice, both directions); skewed endpoints (hubs)."""
+    rng = random.Random(seed)
+    counts = {t: max(10, int(n * node_scale)) for t, n in NODE_TYPES.items()}
+    weights = [share for *_, share in RELATIONS]
+    with path.open("w") as out:
+        out.write("relation,display_relation,x_index,x_id,x_type,x_name,x_source,"
+                  "y_index,y_id,y_type,y_name,y_source\n")
+        written = 0
+        while written < rows:
+            rel, xt, yt, _ = rng.choices(RELATIONS, weights)[0]
+            # A heavy tail on the x side makes a few low-index nodes hubs with thousands of edges.
+            if rng.random() < 0.3:
+                xi = min(counts[xt] - 1, int(rng.paretovariate(1.0)) - 1)
+            else:
+                xi = rng.randrange(counts[xt])
+            yi = rng.randrange(counts[yt])
+            x = f"{xi},{xt}-{xi},{xt},{xt} entity {xi},SRC"
+            y = f"{yi},{yt}-{yi},{yt},{yt} entity {yi},SRC"
+            if xt == yt and xi == yi:
+                continue
+            out.write(f"{rel},{rel},{x},{y}\n{rel},{rel},{y},{x}\n")
+            written += 2
+    return counts
+
+
+class _Budget(Exception):
+    pass
+
+
+def p50(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def time_queries(runner: Neo4jRunner, seeds: list[list[str]], repeats: int = 3) -> dict[str, float]:
+    """p50 latency (ms) of the weighted region query and the plain one-hop query, same seeds."""
+    weights = relation_weights(Domain.DRUG_THERAPY)
+    region_ms: list[float] = []
+    plain_ms: list[float] = []
+    for ids in seeds:  # warm-up
+        runner.read("biomed/collect_region_candidates", entity_ids=ids, weights=weights,
+                    default_weight=1.0, per_entity_limit=60)
+        runner.read("biomed/match_neighbourhood", entity_ids=ids)
+    for _ in range(repeats):
+        for ids in seeds:
+            t = time.perf_counter()
+            runner.read("biomed/collect_region_candidates", entity_ids=ids, weights=weights,
+                        default_weight=1.0, per_entity_limit=60)
+            region_ms.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            runner.read("biomed/match_neighbourhood", entity_ids=ids)
+            plain_ms.append((time.perf_counter() - t) * 1000)
+    return {"region_p50_ms": p50(region_ms), "plain_p50_ms": p50(plain_ms),
+            "ratio_p50": p50(region_ms) / p50(plain_ms), "queries": len(region_ms)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=8_100_000)
+    ap.add_argument("--node-scale", type=float, default=1.0)
+    ap.add_argument("--budget-s", type=float, default=1200.0)
+    ap.add_argument("--batch-size", type=int, default=10_000)
+    ap.add_argument("--out", default="biomed_load_scale")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="hopgraph-bio-scale-"))
+    csv = tmp / "kg.csv"
+    t0 = time.perf_counter()
+    counts = generate_kg_csv(csv, args.rows, args.node_scale)
+    gen_s = time.perf_counter() - t0
+    inst = LocalInstance(root=tmp / "neo4j", cache_root=Path.home() / ".local/share/hopgraph/cache",
+                         bolt_port=free_port(), http_port=free_port(), heap="4g", pagecache="4g")
+    inst.start()
+    result: dict[str, object] = {"rows_requested": args.rows, "nodes_generated": sum(counts.values()),
+                                 "generate_s": round(gen_s, 1), "batch_size": args.batch_size,
+                                 "budget_s": args.budget_s}
+    try:
+        driver = connect(inst.uri, "neo4j", inst.password())
+        install_schema(driver, "neo4j", dimension=384)
+        runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
+        progress: list[tuple[float, int]] = []
+        started = time.perf_counter()
+        done = 0
+
+        def tick(n: int) -> None:
+            nonlocal done
+            done += n
+            progress.append((time.perf_counter() - started, done))
+            if len(progress) % 20 == 0:
+                print(f"  {done} edge rows in {progress[-1][0]:.0f}s", flush=True)
+            if time.perf_counter() - started > args.budget_s:
+                raise _Budget
+
+        complete = True
+        try:
+            report = load_primekg(runner, csv, batch_size=args.batch_size, progress=tick)
+            result.update({"complete": True, "load_s": round(report.seconds, 1),
+                           "rows_read": report.rows_read, "rows_per_s": round(report.rows_per_s),
+                           "nodes": report.nodes_after, "edges": report.edges_after,
+                           "rows_merged_into_existing": report.duplicate_rows,
+                           "skipped": report.problems_by_reason})
+        except _Budget:
+            complete = False
+            elapsed, rows_done = progress[-1]
+            counts_now = runner.read("biomed/count_graph")[0]
+            rate = rows_done / elapsed
+            result.update({"complete": False, "load_s": round(elapsed, 1), "rows_loaded": rows_done,
+                           "rows_per_s": round(rate), "nodes": counts_now["nodes"],
+                           "edges": counts_now["edges"],
+                           "extrapolated_full_load_s": round(args.rows / rate, 1)})
+        result["progress_samples"] = [(round(t, 1), n) for t, n in progress[:: max(1, len(progress) // 20)]]
+        # Seeds: random entities plus the biggest hubs, 3 per query like a linked question.
+        hubs = [r["id"] for r in runner.run_admin(lambda s: s.run(
+            "MATCH (n:BioEntity) WITH n, COUNT { (n)--() } AS d ORDER BY d DESC LIMIT 6 "
+            "RETURN n.id AS id, d").data())]
+        rnd = [r["id"] for r in runner.run_admin(lambda s: s.run(
+            "MATCH (n:BioEntity) WITH n, rand() AS r ORDER BY r LIMIT 60 RETURN n.id AS id").data())]
+        seeds = [rnd[i:i + 3] for i in range(0, 60, 3)] + [hubs[:3], hubs[3:6]]
+        degrees = runner.run_admin(lambda s: s.run(
+            "UNWIND $ids AS id MATCH (n:BioEntity {id: id}) RETURN max(COUNT { (n)--() }) AS mx",
+            ids=hubs).single()["mx"])
+        result["max_degree"] = degrees
+        result["latency"] = time_queries(runner, seeds)
+        result["complete_load"] = complete
+        driver.close()
+    finally:
+        inst.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"{args.out}.json").write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
