@@ -11,6 +11,7 @@ import sys
 import click
 
 from hopgraph.agents._cli import llm
+from hopgraph.agents.legal._cli import ask, qa
 from hopgraph.cli._db import db
 from hopgraph.cli._groups import eval_, load
 from hopgraph.errors import HopgraphError
@@ -56,6 +57,8 @@ cli.add_command(eval_)
 cli.add_command(retrieve)
 eval_.add_command(eval_retrieval)
 cli.add_command(llm)
+cli.add_command(ask)
+eval_.add_command(qa)
 load.add_command(primekg)
 load.add_command(legal_load)
 

