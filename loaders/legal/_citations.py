@@ -152,7 +152,8 @@ def find_citations(text: str, names: Mapping[str, str] | None = None) -> list[Ci
     # "khoản 2 Điều 4 và Điều 8 của Luật số X": the list shares the last document named.
     for i in range(len(out) - 2, -1, -1):
         cur, nxt = out[i], out[i + 1]
-        if cur.doc.kind == "none" and re.fullmatch(r"\s*(?:,|và|hoặc|,\s*và)\s*",
+        relative = any(x == ["này"] for x in (cur.points, cur.clauses, cur.articles))
+        if cur.doc.kind == "none" and not relative and re.fullmatch(r"\s*(?:,|và|hoặc|,\s*và)\s*",
                                                     text[cur.end:nxt.start]):
             cur.doc = nxt.doc
     return out

@@ -206,7 +206,7 @@ def _article_keyed(file: str, number: str, articles: dict[str, Any],
 # -- Pháp điển (official codification) ---------------------------------------------------------
 _FRONT = re.compile(r"^---\n(.*?)\n---\n", re.S)
 _TABLE_ROW = re.compile(r"^\|\s*\**([^|*]+?)\**\s*\|\s*(.*?)\s*\|\s*$")
-_CODE_ARTICLE = re.compile(r"^Điều\s+(\d+(?:\.\d+)*\.[A-ZĐ]+(?:\.\d+)+)\.?\s")
+_CODE_ARTICLE = re.compile(r"^Điều\s+(\d+(?:\.\d+)*\.[A-ZĐ]+(?:\.\d+)+[a-zđ]?)\.?\s")
 _PROVENANCE = re.compile(
     rf"^\((?P<src>(?:(?:Điểm|Khoản)\s+[\w.]+\s+)*(?:Điều|Phụ lục|Mục|Chương)\s+[\w.]+)\s+"
     rf"(?P<dtype>Luật|Bộ luật|Nghị định|Thông tư liên tịch|Thông tư|Quyết định|Nghị quyết|Pháp lệnh)"
@@ -220,7 +220,7 @@ _EVENT = re.compile(
     rf"(?:[^;()]*?có\s+hiệu\s+lực(?:\s+thi\s+hành)?\s+kể\s+từ\s+ngày\s+(?P<date>\d{{1,2}}/\d{{1,2}}/\d{{4}}))?"
 )
 _RELATED = re.compile(r"^\(Điều này có nội dung liên quan")
-_MD_NOISE = re.compile(r"\*\*|__")
+_MD_NOISE = re.compile(r"\*\*|__|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)")
 
 
 def unit_path(text: str) -> str | None:
