@@ -159,6 +159,39 @@ class LegalRetriever:
             warnings=warnings,
         )
 
+    def trace(self, unit_ids: Sequence[str], *, as_of: date | str | None = None,
+              config: RetrievalConfig | None = None) -> LegalContext:
+        """Trace given units (no search): validity, references and provenance, one round trip.
+
+        Args:
+            unit_ids: unit ids (``<doc-id>:<path>`` or version ids), in the order wanted.
+            as_of: date validity is judged at; today by default.
+            config: overrides the retriever's configuration for this call.
+
+        Raises:
+            RetrievalError: no ids, too many ids, or a bad date.
+        """
+        started = time.perf_counter()
+        cfg = config or self.config
+        ids = [u for u in dict.fromkeys(unit_ids) if isinstance(u, str) and u.strip()]
+        if not ids or len(ids) > MAX_K:
+            raise RetrievalError(f"trace needs 1 to {MAX_K} unit ids, got {len(ids)}")
+        day = parse_as_of(as_of, self._today())
+        seeds = [Candidate(u, u.split(":", 1)[0], {}, 0.0) for u in ids]
+        rows = self.runner.read(
+            EXPAND_QUERY, seed_ids=ids, as_of=day,
+            max_depth=max(1, min(cfg.max_chain_depth, HARD_MAX_CHAIN_DEPTH)),
+            max_refs=max(0, cfg.max_references),
+        )
+        items, warnings, truncated = assemble_context(
+            seeds, to_native(rows[0]) if rows else {"seeds": [], "units": []}, day, cfg
+        )
+        return LegalContext(
+            question="", as_of=day, items=items, seeds=ids,
+            reason_if_empty=None if items else "none of the unit ids is in the graph",
+            round_trips=1, latency_ms=_ms(started), truncated=truncated, warnings=warnings,
+        )
+
     def search(
         self,
         prepared: PreparedQuery,

@@ -198,6 +198,10 @@ def _seed_note(unit: Mapping[str, Any], info: Mapping[str, Any], as_of: date, ap
     else:
         parts.append(f"not applicable at {day}")
     for e in info.get("events") or []:
+        if e.get("kind") == "SUPPLEMENTS" and e.get("in_force") and e.get("steps"):
+            step = _step(e["steps"][-1], as_of)
+            where = "" if e.get("scope") == "self" else " (a containing unit)"
+            parts.append(f"inserted{where}: " + step.describe())
         if e.get("textual") and e.get("in_force") and e.get("steps"):
             step = _step(e["steps"][-1], as_of)
             parts.append("wording changed in part (textual amendment): " + step.describe()

@@ -68,8 +68,9 @@ CALL (bd) {
 WITH seed_rank, s, base, bd, doc_replaced,
   [e IN events WHERE NOT e.cycle] AS good, [e IN events WHERE e.cycle] AS cycles, events
 WITH seed_rank, s, base, bd, doc_replaced, events, cycles,
-  [e IN good WHERE e.in_force AND NOT e.textual] AS in_force
-// The latest in-force change decides (deeper chains win ties); REPEALS means no wording applies.
+  [e IN good WHERE e.in_force AND NOT e.textual AND e.kind <> 'SUPPLEMENTS'] AS in_force
+// The latest in-force change decides (the unit's own change, then deeper chains, win ties); REPEALS
+// means no wording applies; SUPPLEMENTS only dates an inserted unit (its valid_from).
 WITH seed_rank, s, base, bd, doc_replaced, events, cycles, in_force,
   reduce(best = null, e IN in_force |
     CASE WHEN best IS NULL
@@ -89,8 +90,6 @@ WITH seed_rank, s, base, doc_replaced, events, cycles, decisive, base_valid,
     WHEN decisive IS NULL THEN CASE WHEN base_valid THEN base.id END
     WHEN decisive.kind = 'REPEALS' THEN null
     WHEN size(doc_replaced) > 0 AND decisive.kind <> 'REPLACES' THEN null
-    WHEN decisive.kind = 'SUPPLEMENTS' AND decisive.scope = 'self' THEN
-      CASE WHEN base_valid THEN base.id END
     ELSE decisive.successor_id END AS applicable_id
 // Changed parts of the unit (the as-of wording of a unit includes its sub-units' versions and
 // inserted sub-units), shown beside it.
