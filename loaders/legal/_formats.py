@@ -219,6 +219,7 @@ _EVENT = re.compile(
     rf"Thông tư|Quyết định|Nghị quyết|Pháp lệnh)\s+(?:số\s+)?(?P<num>{DOC_NUMBER}|{OLD_DOC_NUMBER})"
     rf"(?:[^;()]*?có\s+hiệu\s+lực(?:\s+thi\s+hành)?\s+kể\s+từ\s+ngày\s+(?P<date>\d{{1,2}}/\d{{1,2}}/\d{{4}}))?"
 )
+_SENTENCE_END = (".", ":", ";", "!", "?", "”", '"', ")", "/.")
 _RELATED = re.compile(r"^\(Điều này có nội dung liên quan")
 _MD_NOISE = re.compile(r"\*\*|__|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)")
 
@@ -290,16 +291,32 @@ def read_phapdien(path: Path, text: str, names: Mapping[str, str] | None = None
     if start is None:
         start = next((i for i, line in enumerate(raw_lines) if line.startswith("# ")), 0)
     body: Lines = []
+    joinable = False  # Markdown: a hard-wrapped line continues its paragraph
     for i in range(start + 1, len(raw_lines)):
         line = raw_lines[i]
         if line.startswith("## Danh sách điều khoản") or line.startswith("## Danh sách đề mục"):
             break
         cleaned = _clean_md(line)
         if cleaned in ("---",) or not cleaned:
+            joinable = False
             continue
-        body.append((i + 1, cleaned))
+        heading = line.lstrip().startswith(("#", "|"))
+        if joinable and not heading and body and not body[-1][1].endswith(_SENTENCE_END):
+            body[-1] = (body[-1][0], f"{body[-1][1]} {cleaned}".replace(" ,", ","))
+        else:
+            body.append((i + 1, cleaned))
+        joinable = not heading
     coded = any(_CODE_ARTICLE.match(t) for _, t in body)
     number = _known(front.get("sohieu")) or _known(table.get("số hiệu"))
+    if not coded and "## Danh sách" in text and not any(
+            re.match(r"Điều\s+\d", t) for _, t in body):
+        # a topic index page: its article list is truncated; keep the document only
+        title = next((line[2:].strip() for line in raw_lines if line.startswith("# ")), path.stem)
+        meta = DocumentMeta(doc_id=f"PD-{slugify(path.stem)}", title=f"Pháp điển: {title}",
+                            doc_type="Pháp điển", status_external=_known(table.get("trạng thái")),
+                            source_file=file, source_format="phapdien-index")
+        return ParsedDocument(meta=meta, units=[], warnings=[Problem(
+            file, None, "topic index page (truncated article list): document metadata only")])
     if coded:
         return _read_codification(path, body, front, table, names)
     title = _known(front.get("trichyeu")) or _known(table.get("trích yếu"))
@@ -356,6 +373,8 @@ def _read_codification(path: Path, body: Lines, front: dict[str, str], table: di
                         source_file=file, source_format="phapdien")
     doc = build_document(lines, file=file, source_format="phapdien", meta_overrides=meta,
                          codification=True, names=names)
+    # a codification has no date of its own: each article's date is its source's (below)
+    doc.meta.effective_date = None
     # Codified wording cites its source document ("Luật này"), not the codification: drop
     # references that resolved inside the codification document.
     doc.relations = [r for r in doc.relations if not (

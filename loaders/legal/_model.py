@@ -116,6 +116,7 @@ class NewUnit:
     inserted_after: str | None = None
     heading: str | None = None
     line: int | None = None
+    own_text: str = ""  # the wording before its first sub-unit (references are read here)
 
 
 @dataclass

@@ -127,6 +127,8 @@ class _Extractor:
         announces = re.search(r"một\s+số\s+điều|các\s+điều\s+sau", first, re.IGNORECASE)
         if announces and any(c.level in ("Clause", "Point") for c in unit.children):
             return None
+        if announces and len(lines) > 1 and _ACTION_START.match(lines[1].strip()):
+            first = lines[1].strip()
         if not (unit.quotes or find_citations(first, self.names) or _PHRASE.search(first)
                 or _ANNEX_REPLACE.search(first)):
             return None
@@ -134,7 +136,7 @@ class _Extractor:
 
     def target_doc(self, unit: Unit, text: str) -> tuple[str | None, str]:
         """The amended document: named in the instruction, an ancestor, or the title."""
-        for source in [text, *[a.own_text for a in unit.ancestors()], *[
+        for source in [text, unit.own_text.split("\n")[0], *[a.own_text for a in unit.ancestors()], *[
                 a.heading or "" for a in unit.ancestors()], self.doc.meta.title or ""]:
             ref = self._doc_in(source)
             if ref is not None:
@@ -320,6 +322,7 @@ class _Extractor:
                     id=new_id, doc_id=target_doc, level=level, number=node.number or
                     node_path.split(".")[-1].lstrip("DK"), path=node_path, text=node.text,
                     valid_from=effective, by_doc=self.doc_id, kind="version", target_id=target_id,
+                    own_text=node.own_text if node.level != "Text" else node.text,
                     parent_id=parent_new, heading=node.heading, line=node.line))
             else:
                 new_id = target_id
@@ -329,6 +332,7 @@ class _Extractor:
                     id=new_id, doc_id=target_doc, level=level, number=node.number or
                     node_path.split(".")[-1].lstrip("DK"), path=node_path, text=node.text,
                     valid_from=effective, by_doc=self.doc_id, kind="inserted",
+                    own_text=node.own_text if node.level != "Text" else node.text,
                     parent_id=parent_id,
                     inserted_after=(f"{target_doc}:{anchor_path}" if anchor_path and node is frag
                                     else None),
@@ -337,7 +341,7 @@ class _Extractor:
                 todo.append((child, f"{node_path}.{segment(child.level, child.number)}", new_id))
 
     # -- references ----------------------------------------------------------------------
-    def references(self, unit: Unit, text: str, *, skip: tuple[int, int] | None = None) -> None:
+    def references(self, unit: Unit, text: str, *, skip_docs: set[str] | None = None) -> None:
         source = self.uid(unit)
         ancestors = {self.uid(a) for a in unit.ancestors()} | {source}
         ctx = Context(self.doc_id, unit.path)
@@ -363,7 +367,12 @@ class _Extractor:
         for m in DOC_MENTION.finditer(text):
             if any(s <= m.start() < e for s, e in covered):
                 continue
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            if _ACTION_START.match(_strip_marker(text[line_start:m.start()] + "x")):
+                continue  # "Sửa đổi, bổ sung một số điều của Luật số X": an announcement
             ref = doc_after(text[m.start():], self.names)
+            if ref.number in (skip_docs or set()):
+                continue
             if ref.kind == "number" and ref.number and ref.number != self.doc_id:
                 self.add(Relation(source, ref.number, "REFERS_TO", "document_reference",
                                   text[m.start(): m.start() + ref.end][:300], target_kind="document"))
@@ -419,7 +428,9 @@ class _Extractor:
                     self.add(Relation(self.doc_id, target_doc, "GUIDES", "detailing_statement",
                                       rest[:300], source_kind="document", target_kind="document"))
 
-    def replacements(self, unit: Unit, text: str) -> None:
+    def replacements(self, unit: Unit, text: str) -> set[str]:
+        """Document-level replacement and repeal; returns the documents named."""
+        named: set[str] = set()
         for m in _REPLACE_DOC.finditer(text):
             ref = doc_after(text[m.start("dtype"):], self.names)
             before = text[max(0, m.start() - 120): m.start()]
@@ -429,6 +440,7 @@ class _Extractor:
                 continue
             if ref.kind == "number" and ref.number and ref.number != self.doc_id:
                 kind = "REPLACES" if "thay" in m.group(0).lower() else "REPEALS"
+                named.add(ref.number)
                 self.add(Relation(self.doc_id, ref.number, kind, "document_replacement" if
                                   kind == "REPLACES" else "document_repeal",
                                   text[m.start(): m.start() + 300].split("\n")[0],
@@ -437,9 +449,11 @@ class _Extractor:
         for m in _EXPIRES.finditer(text):
             ref = doc_after(text[m.start():], self.names)
             if ref.kind == "number" and ref.number and ref.number != self.doc_id:
+                named.add(ref.number)
                 self.add(Relation(self.doc_id, ref.number, "REPLACES", "expiry_on_effect",
                                   m.group(0)[:300], self.date_of(unit), source_kind="document",
                                   target_kind="document"))
+        return named
 
     def annotations(self, unit: Unit) -> None:
         for _line, note in unit.annotations:
@@ -492,8 +506,8 @@ def extract_relations(doc: ParsedDocument, names: Mapping[str, str] | None = Non
         if instruction is not None and ex.instructions(unit, instruction):
             continue
         own = unit.own_text
-        ex.replacements(unit, own)
-        ex.references(unit, own)
+        replaced = ex.replacements(unit, own)
+        ex.references(unit, own, skip_docs=replaced)
     for new in doc.new_units:
         # references inside new wording are read against the amended document
         ctx_unit = Unit(level=new.level, number=new.number, path=new.path, label="", line=0,
@@ -501,8 +515,7 @@ def extract_relations(doc: ParsedDocument, names: Mapping[str, str] | None = Non
         sub = _Extractor(doc, names)
         sub.doc_id = new.doc_id
         sub.seen = ex.seen
-        first = new.text.split("\n")
-        own = "\n".join(first)
+        own = new.own_text or new.text
         source_id = new.id
         before = len(doc.relations)
         sub.references(ctx_unit, own)
