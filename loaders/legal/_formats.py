@@ -311,8 +311,8 @@ def read_phapdien(path: Path, text: str, names: Mapping[str, str] | None = None
     if not coded and "## Danh sách" in text and not any(
             re.match(r"Điều\s+\d", t) for _, t in body):
         # a topic index page: its article list is truncated; keep the document only
-        heading = next((ln[2:].strip() for ln in raw_lines if ln.startswith("# ")), path.stem)
-        meta = DocumentMeta(doc_id=f"PD-{slugify(path.stem)}", title=f"Pháp điển: {heading}",
+        topic = next((ln[2:].strip() for ln in raw_lines if ln.startswith("# ")), path.stem)
+        meta = DocumentMeta(doc_id=f"PD-{slugify(path.stem)}", title=f"Pháp điển: {topic}",
                             doc_type="Pháp điển", status_external=_known(table.get("trạng thái")),
                             source_file=file, source_format="phapdien-index")
         return ParsedDocument(meta=meta, units=[], warnings=[Problem(
