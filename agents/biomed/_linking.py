@@ -12,6 +12,7 @@ The UMLS linker of scispaCy needs downloaded data and is not used.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,7 @@ DEFAULT_CANDIDATES_PER_MENTION = 5
 DEFAULT_MAX_ENTITIES = 12
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-/'.]*[A-Za-z0-9]|[A-Za-z0-9]")
 _LUCENE_PHRASE_ESCAPE = re.compile(r'(["\\])')
+_LUCENE_TERM_ESCAPE = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 STOP_WORDS = frozenset(["a", "an", "and", "are", "as", "at", "be", "been", "being", "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "his", "how", "i", "if", "in", "into", "is", "it", "its", "may", "might", "most", "of", "on", "or", "she", "should", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "was", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "following", "patient", "patients", "year", "years", "old", "man", "woman", "male", "female", "history", "presents", "present", "shows", "showed", "likely", "best", "next", "most", "which", "following", "mg", "ml", "day", "days", "week", "weeks", "examination", "shows", "found", "reveals"])
 
 
@@ -64,8 +66,14 @@ def mentions_of(text: str, *, max_ngram: int = DEFAULT_MAX_NGRAM,
 
 
 def lucene_phrase(mention: str) -> str:
-    """A Lucene phrase query for ``mention`` (quotes and backslashes escaped)."""
-    return '"' + _LUCENE_PHRASE_ESCAPE.sub(r"\\\1", mention) + '"'
+    """A Lucene query for ``mention``: the exact phrase, or all its terms with one edit allowed
+    for terms of five or more characters (so "ulcer diseases" still finds "ulcer disease")."""
+    phrase = '"' + _LUCENE_PHRASE_ESCAPE.sub(r"\\\1", mention) + '"'
+    terms = [_LUCENE_TERM_ESCAPE.sub(r"\\\1", t.lower()) + ("~1" if len(t) >= 5 else "")
+             for t in _TOKEN.findall(mention)]
+    if not terms:
+        return phrase
+    return f"{phrase} OR ({' AND '.join(terms)})"
 
 
 class EntityLinker:
@@ -91,7 +99,10 @@ class EntityLinker:
     def _abbreviation_long_forms(self, text: str) -> list[str]:
         if self._nlp is None or "abbreviation_detector" not in getattr(self._nlp, "pipe_names", []):
             return []
-        doc = self._nlp(text)
+        with warnings.catch_warnings():
+            # scispaCy's detector warns on every call that its global matcher has no patterns.
+            warnings.filterwarnings("ignore", message=r".*\[W036\]")
+            doc = self._nlp(text)
         return [str(a._.long_form) for a in getattr(doc._, "abbreviations", [])]
 
     def link(self, text: str) -> list[LinkedEntity]:

@@ -179,6 +179,16 @@ class Regram:
         self._verifier = verifier or GraphVerifier(runner)
         self.config = config or RegramConfig()
 
+    @property
+    def llm_model(self) -> str | None:
+        """The chat model's name, or None when running without an LLM."""
+        return self._llm.model if self._llm is not None else None
+
+    @property
+    def linker(self) -> EntityLinker:
+        """The entity linker this reasoner uses."""
+        return self._linker
+
     def with_config(self, config: RegramConfig) -> Regram:
         """The same components under other knobs (for ablations in one run)."""
         return Regram(self._runner, self._embedder, self._linker, llm=self._llm,
@@ -273,15 +283,22 @@ class Regram:
                          accepted, verdicts)
 
     def _option_scores(self, opts: Mapping[str, str], hops: Sequence[HopResult]) -> dict[str, tuple[float, float]]:
-        """Per option: (KG support from region triplets touching its entities, best similarity)."""
+        """Per option: (KG support, best similarity to a region fact).
+
+        KG support sums the region triplets that join one of the option's entities to an entity
+        linked from the question itself (not from the options), so an option is not favoured just
+        because it has many edges.
+        """
         triplets = [t for h in hops for t in h.region.triplets]
+        stem_ids = {e.id for h in hops for e in self._linker.link(h.question)}
         texts = [t.text() for t in triplets]
         vecs = np.asarray(self._embedder.embed_documents(texts), dtype=np.float32) if texts else None
         scores: dict[str, tuple[float, float]] = {}
         for letter, text in opts.items():
-            ids = {e.id for e in self._linker.link(text)}
+            ids = {e.id for e in self._linker.link(text)} - stem_ids
             kg = sum(max(t.similarity, 0.0) * t.weight + 1.0 for t in triplets
-                     if t.head_id in ids or t.tail_id in ids)
+                     if (t.head_id in ids and t.tail_id in stem_ids)
+                     or (t.tail_id in ids and t.head_id in stem_ids))
             sim = 0.0
             if vecs is not None and text.strip():
                 sim = float(np.max(vecs @ np.asarray(self._embedder.embed_query(text), dtype=np.float32)))

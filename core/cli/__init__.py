@@ -14,6 +14,7 @@ from hopgraph.agents._cli import llm
 from hopgraph.agents.legal._cli import ask, qa
 from hopgraph.cli._db import db
 from hopgraph.cli._groups import eval_, load
+from hopgraph.agents.biomed._cli import ask_bio, bio
 from hopgraph.errors import HopgraphError
 from hopgraph.loaders.biomed._cli import primekg
 from hopgraph.loaders.legal._cli import legal_load
@@ -60,6 +61,8 @@ cli.add_command(llm)
 cli.add_command(ask)
 eval_.add_command(qa)
 load.add_command(primekg)
+cli.add_command(ask_bio)
+eval_.add_command(bio)
 load.add_command(legal_load)
 
 

@@ -1,0 +1,199 @@
+"""Evaluation of ReGraM on the MIRAGE / AfrimedQA question sets, with the paper's ablations.
+
+One run answers a seeded sample of questions under several configurations (full, without domain
+prior, without multi-hop, without MMR, without reviewer, and the unweighted vector top-k
+baseline) and reports per configuration: MCQ accuracy, how often the region contains the gold
+answer's entity (over questions whose gold answer links to a graph entity), the mode mix per hop,
+the hallucination labels, and region-construction time. Linking and embeddings are memoised
+across configurations (they do not depend on the configuration).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import statistics
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hopgraph.agents._embedders import Embedder, Vector
+from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity
+from hopgraph.agents.biomed._reasoner import Regram, RegramConfig
+from hopgraph.errors import HopgraphError
+
+MIRAGE_SETS = ("medqa", "medmcqa", "pubmedqa", "bioasq", "mmlu")
+AFRIMED = "afrimedqa"
+_AFRIMED_OPTION = re.compile(r"^\s*([A-J]):\s*(.+?)\s*$", re.MULTILINE)
+
+ABLATIONS: dict[str, RegramConfig] = {
+    "regram": RegramConfig(),
+    "no_domain_prior": RegramConfig(use_domain_prior=False),
+    "no_multihop": RegramConfig(use_multihop=False),
+    "no_mmr": RegramConfig(use_mmr=False),
+    "no_reviewer": RegramConfig(use_reviewer=False),
+    "baseline_vector_top15": RegramConfig(unweighted_vector_baseline=True),
+}
+
+
+@dataclass(frozen=True)
+class Question:
+    """One MCQ item."""
+
+    dataset: str
+    qid: str
+    question: str
+    options: dict[str, str]
+    answer: str
+
+
+def load_questions(data_dir: Path, *, per_dataset: int, seed: int = 13,
+                   datasets: Sequence[str] = (*MIRAGE_SETS, AFRIMED)) -> list[Question]:
+    """A seeded sample of ``per_dataset`` questions from each set.
+
+    Raises:
+        HopgraphError: the benchmark files are missing.
+    """
+    bench = data_dir / "benchmark.json"
+    if not bench.is_file():
+        raise HopgraphError(f"{bench}: MIRAGE benchmark file not found")
+    mirage = json.loads(bench.read_text())
+    rng = random.Random(seed)
+    out: list[Question] = []
+    for name in datasets:
+        items: list[Question] = []
+        if name == AFRIMED:
+            afr = data_dir / "AfrimedQA_mcq_expert.json"
+            if not afr.is_file():
+                continue
+            for qid, item in json.loads(afr.read_text())["mcq_expert"].items():
+                text = str(item["query"])
+                opts = {k: v for k, v in _AFRIMED_OPTION.findall(text) if v.strip().lower() != "n/a"}
+                stem = _AFRIMED_OPTION.split(text)[0].strip()
+                if opts and item.get("answer") in opts:
+                    items.append(Question(name, qid, stem, opts, str(item["answer"])))
+        else:
+            for qid, item in mirage.get(name, {}).items():
+                items.append(Question(name, qid, str(item["question"]), dict(item["options"]),
+                                      str(item["answer"])))
+        items.sort(key=lambda q: q.qid)
+        out.extend(rng.sample(items, min(per_dataset, len(items))))
+    return out
+
+
+class MemoLinker(EntityLinker):
+    """An :class:`EntityLinker` that remembers its answers (linking is config-independent)."""
+
+    def __init__(self, inner: EntityLinker) -> None:
+        self._inner = inner
+        self._memo: dict[str, list[LinkedEntity]] = {}
+
+    def link(self, text: str) -> list[LinkedEntity]:
+        if text not in self._memo:
+            self._memo[text] = self._inner.link(text)
+        return self._memo[text]
+
+
+class MemoEmbedder:
+    """Remembers vectors in memory for the duration of one evaluation."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self._inner = inner
+        self._docs: dict[str, Vector] = {}
+        self._queries: dict[str, Vector] = {}
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    @property
+    def dimension(self) -> int:
+        return self._inner.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> list[Vector]:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._docs]
+        if missing:
+            self._docs.update(zip(missing, self._inner.embed_documents(missing), strict=True))
+        return [self._docs[t] for t in texts]
+
+    def embed_query(self, text: str) -> Vector:
+        if text not in self._queries:
+            self._queries[text] = self._inner.embed_query(text)
+        return self._queries[text]
+
+
+@dataclass
+class ConfigStats:
+    """Aggregates for one configuration."""
+
+    answered: int = 0
+    correct: int = 0
+    gold_in_graph: int = 0
+    gold_in_region: int = 0
+    modes: Counter[str] = field(default_factory=Counter)
+    labels: Counter[str] = field(default_factory=Counter)
+    correct_by_label: Counter[str] = field(default_factory=Counter)
+    choice_sources: Counter[str] = field(default_factory=Counter)
+    seconds: list[float] = field(default_factory=list)
+    by_dataset: dict[str, list[int]] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "answered": self.answered,
+            "accuracy": round(self.correct / self.answered, 4) if self.answered else None,
+            "gold_in_graph": self.gold_in_graph,
+            "gold_entity_coverage": round(self.gold_in_region / self.gold_in_graph, 4)
+            if self.gold_in_graph else None,
+            "modes_per_hop": dict(self.modes), "labels": dict(self.labels),
+            "accuracy_by_label": {k: round(self.correct_by_label[k] / v, 4) for k, v in self.labels.items()},
+            "choice_sources": dict(self.choice_sources),
+            "p50_s_per_question": round(statistics.median(self.seconds), 3) if self.seconds else None,
+            "accuracy_by_dataset": {k: round(c / n, 4) for k, (c, n) in self.by_dataset.items()},
+        }
+
+
+def evaluate(regram: Regram, questions: Sequence[Question], *,
+             configs: dict[str, RegramConfig] | None = None,
+             progress: Any = None) -> dict[str, Any]:
+    """Run every configuration on every question; return per-config aggregates and per-item rows."""
+    configs = configs or ABLATIONS
+    stats = {name: ConfigStats() for name in configs}
+    rows: list[dict[str, Any]] = []
+    gold_ids: dict[str, set[str]] = {}
+    linker = regram.linker
+    for q in questions:
+        gold_text = q.options.get(q.answer, "")
+        gold_ids[q.qid] = {e.id for e in linker.link(gold_text)} if gold_text else set()
+        row: dict[str, Any] = {"dataset": q.dataset, "qid": q.qid, "answer": q.answer,
+                               "gold_linked": sorted(gold_ids[q.qid])}
+        for name, cfg in configs.items():
+            started = time.perf_counter()
+            ans = regram.with_config(cfg).ask(q.question, q.options)
+            s = stats[name]
+            s.seconds.append(time.perf_counter() - started)
+            s.answered += 1
+            ok = ans.choice == q.answer
+            s.correct += ok
+            c, n = s.by_dataset.setdefault(q.dataset, [0, 0])
+            s.by_dataset[q.dataset] = [c + ok, n + 1]
+            s.labels[ans.label] += 1
+            s.correct_by_label[ans.label] += ok
+            s.choice_sources[str(ans.choice_source)] += 1
+            for h in ans.hops:
+                s.modes[h.mode.value] += 1
+            covered = None
+            if gold_ids[q.qid]:
+                s.gold_in_graph += 1
+                covered = bool(gold_ids[q.qid] & ans.region_ids)
+                s.gold_in_region += covered
+            row[name] = {"choice": ans.choice, "correct": ok, "label": ans.label,
+                         "modes": [h.mode.value for h in ans.hops], "gold_in_region": covered,
+                         "region_size": [len(h.region.triplets) for h in ans.hops]}
+        rows.append(row)
+        if progress is not None:
+            progress(1)
+    return {"configs": {k: v.as_dict() for k, v in stats.items()}, "items": rows}

@@ -1,0 +1,78 @@
+"""Linking, region construction and the ReGraM pipeline on a real server with the sample graph."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from hopgraph.agents.biomed import EntityLinker, GraphVerifier, Hypothesis, Mode, Regram, Reviewer
+from hopgraph.db import Neo4jRunner
+from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, load_primekg
+from hopgraph.retrieval._biomed import Domain, collect_candidates, relation_weights
+from tests.integration.conftest import Server
+from tests.unit.biomed._fakes import BagEmbedder
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture()
+def sample(runner: Neo4jRunner) -> Neo4jRunner:
+    load_primekg(runner, SAMPLE_TRIPLETS)
+    return runner
+
+
+def test_linking_via_fulltext_aliases_and_fuzzy(sample: Neo4jRunner) -> None:
+    linked = EntityLinker(sample).link("Is aspirin safe in peptic ulcer diseases with HER2?")
+    names = {e.name for e in linked}
+    assert {"Acetylsalicylic acid", "peptic ulcer disease", "ERBB2"} <= names
+    assert EntityLinker(sample).link("What is the capital of France?") == []
+
+
+def test_domain_weights_reorder_candidates_in_cypher(sample: Neo4jRunner) -> None:
+    ids = ["Drug:name:Warfarin"]
+    drug = collect_candidates(sample, ids, relation_weights(Domain.DRUG_THERAPY), per_entity_limit=2)
+    gene = collect_candidates(sample, ids, relation_weights(Domain.DISEASE_SYMPTOM), per_entity_limit=2)
+    assert {t.relation for t in drug.triplets} <= {"INDICATION", "CONTRAINDICATION", "TARGET", "ENZYME", "CARRIER"}
+    assert all(t.weight == 1.5 for t in drug.triplets)  # Treats/Targets rows of Table 7, DRUG_THERAPY
+    assert all(t.weight == 1.2 for t in gene.triplets)  # Treats under DISEASE_SYMPTOM
+    assert drug.seeds[0].truncated and drug.seeds[0].degree > 2
+
+
+def test_region_lookup_and_reviewer_on_real_graph(sample: Neo4jRunner) -> None:
+    regram = Regram(sample, BagEmbedder(), EntityLinker(sample))
+    _, region = regram.build_region("Which enzyme metabolises warfarin?",
+                                    relation_weights(Domain.DRUG_THERAPY))
+    assert 0 < len(region.triplets) <= 15
+    assert all("Drug:name:Warfarin" in (t.head_id, t.tail_id) for t in region.triplets)
+    in_kg = next(t for t in region.triplets if t.relation == "ENZYME")
+    accepted, verdicts = Reviewer(GraphVerifier(sample)).review(
+        [Hypothesis(in_kg.head, "ENZYME", in_kg.tail), Hypothesis("Warfarin", "TARGET", "Imatinib")],
+        "q", region)
+    assert accepted == [Hypothesis(in_kg.head, "ENZYME", in_kg.tail)]
+    assert any("not in the region" in v.reason for v in verdicts)
+
+
+def test_pipeline_and_cli_without_llm(sample: Neo4jRunner, neo4j_server: Server,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    regram = Regram(sample, BagEmbedder(), EntityLinker(sample))
+    ans = regram.ask("Which drug that targets ABL1 is used for chronic myeloid leukemia?",
+                     {"A": "Imatinib", "B": "Warfarin", "C": "Metformin"})
+    assert ans.choice == "A" and ans.answer_source == "kg-only" and ans.label == "grounded"
+    assert ans.hops[0].mode in (Mode.KG_STRICT, Mode.HYBRID)
+    empty = regram.ask("What is the capital of France?")
+    assert [h.mode for h in empty.hops] == [Mode.LLM_GUESS] and empty.answer_source == "none"
+
+    from hopgraph.cli import cli
+    monkeypatch.setattr("hopgraph.agents.biomed._cli.build_embedder", lambda *a, **k: BagEmbedder())
+    result = CliRunner().invoke(cli, [
+        "--uri", neo4j_server.uri, "ask-bio", "Which drug targets ABL1?",
+        "--option", "A=Imatinib", "--option", "B=Metformin", "--json"],
+        env={"NEO4J_PASSWORD": neo4j_server.password, "HOPGRAPH_LLM_BASE_URL": ""})
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output[result.output.index("{"):])
+    assert data["choice"] == "A" and data["llm"] is None and data["hops"][0]["region"]
+    bad = CliRunner().invoke(cli, ["--uri", neo4j_server.uri, "ask-bio", "q", "--option", "oops"],
+                             env={"NEO4J_PASSWORD": neo4j_server.password})
+    assert bad.exit_code != 0 and "LETTER=TEXT" in bad.output
