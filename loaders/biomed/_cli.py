@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
@@ -9,6 +10,8 @@ from tqdm import tqdm
 
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.loaders.biomed._writer import DEFAULT_BATCH_SIZE, SAMPLE_TRIPLETS, load_primekg
+
+LOAD_TIMEOUT_S = 600.0
 
 
 @click.command(name="primekg")
@@ -26,6 +29,10 @@ def primekg(ctx: click.Context, path: Path | None, alias_path: Path | None, batc
         raise click.UsageError("give PATH or --sample")
     source = SAMPLE_TRIPLETS if path is None else path
     settings = settings_of(ctx)
+    # A 10k-row batch can outlast the default read timeout on a busy machine.
+    neo = settings.neo4j
+    settings = settings.replace(neo4j=dataclasses.replace(
+        neo, query_timeout_s=max(neo.query_timeout_s, LOAD_TIMEOUT_S)))
     with open_runner(settings) as (runner, _), tqdm(unit=" rows", desc="primekg") as bar:
         report = load_primekg(runner, source, alias_path=alias_path, batch_size=batch_size,
                               progress=bar.update)

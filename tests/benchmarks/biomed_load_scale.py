@@ -164,9 +164,9 @@ def main() -> None:
                            "skipped": report.problems_by_reason})
         except _Budget:
             complete = False
-            elapsed, rows_done = progress[-1]
+            elapsed, rows_done = progress[-1] if progress else (args.budget_s, 0)
             counts_now = runner.read("biomed/count_graph")[0]
-            rate = rows_done / elapsed
+            rate = max(rows_done, 1) / elapsed
             result.update({"complete": False, "load_s": round(elapsed, 1), "rows_loaded": rows_done,
                            "rows_per_s": round(rate), "nodes": counts_now["nodes"],
                            "edges": counts_now["edges"],
