@@ -149,12 +149,19 @@ def find_citations(text: str, names: Mapping[str, str] | None = None) -> list[Ci
         end = m.end() + doc.end if doc.kind != "none" else m.end()
         out.append(Citation(m.start(), end, text[m.start():end].strip(), pts, khs, ds, chs, pls,
                             doc))
-    # "khoản 2 Điều 4 và Điều 8 của Luật số X": the list shares the last document named.
+    # "khoản 1 và khoản 2 Điều 12 của Luật số X": a list shares the article and the document
+    # named at its end.
     for i in range(len(out) - 2, -1, -1):
         cur, nxt = out[i], out[i + 1]
+        if not re.fullmatch(r"\s*(?:,|và|hoặc|,\s*và|,\s*hoặc)\s*", text[cur.end:nxt.start]):
+            continue
+        if cur.articles is None and cur.chapters is None and cur.annexes is None and (
+                nxt.articles is not None):
+            if cur.clauses is None and cur.points is not None and nxt.clauses is not None:
+                cur.clauses = nxt.clauses
+            cur.articles = nxt.articles
         relative = any(x == ["này"] for x in (cur.points, cur.clauses, cur.articles))
-        if cur.doc.kind == "none" and not relative and re.fullmatch(r"\s*(?:,|và|hoặc|,\s*và)\s*",
-                                                    text[cur.end:nxt.start]):
+        if cur.doc.kind == "none" and not relative:
             cur.doc = nxt.doc
     return out
 

@@ -285,10 +285,26 @@ def gold_relations() -> dict[str, Any]:
         encoding="utf-8"))["edges"]}
     p46 = {(r.type, r.source, r.target) for r in raw["46/2014/QH13"].relations
            if r.type in ("AMENDS", "SUPPLEMENTS", "REPEALS")}
-    overall_g = gold | g46
-    overall_p = pred | p46
+    ref_file = json.loads((GOLD / "25_2008_references.json").read_text(encoding="utf-8"))
+    scope = tuple(f"25/2008/QH12:{a}" for a in ref_file["articles"])
+    g25 = {tuple(e) for e in ref_file["edges"]}
+    p25 = {(r.type, r.source, r.target) for r in raw["25/2008/QH12"].relations
+           if r.type == "REFERS_TO" and (r.source in scope or r.source.startswith(
+               tuple(x + "." for x in scope)))}
+    held = json.loads((GOLD / "15_2023_references.json").read_text(encoding="utf-8"))
+    (law15,) = [d for d in read_file(DATA / "vn-health" / "raw" /
+                                     "luat-kham-benh-chua-benh-2023.txt")
+                if isinstance(d, ParsedDocument)]
+    scope15 = tuple(f"15/2023/QH15:{a}" for a in held["articles"])
+    g15 = {tuple(e) for e in held["edges"]}
+    p15 = {(r.type, r.source, r.target) for r in law15.relations
+           if r.type == "REFERS_TO" and (r.source in scope15 or r.source.startswith(
+               tuple(x + "." for x in scope15)))}
+    overall_g = gold | g46 | g25 | g15
+    overall_p = pred | p46 | p25 | p15
     tp = len(overall_g & overall_p)
-    return {"samples": samples, "46_2014": _prf(g46, p46),
+    return {"samples": samples, "46_2014": _prf(g46, p46), "25_2008_refs": _prf(g25, p25),
+            "15_2023_refs_heldout": _prf(g15, p15),
             "overall": {"gold": len(overall_g), "predicted": len(overall_p), "tp": tp,
                         "precision": round(tp / len(overall_p), 3),
                         "recall": round(tp / len(overall_g), 3)}}
@@ -386,7 +402,11 @@ def render(r: dict[str, Any]) -> str:
     for name, table in (("sample regulations (legal_gold/samples_relations.json)",
                          gr["samples"]),
                         ("46/2014/QH13 instructions, unit level (legal_gold/46_2014_instructions"
-                         ".json)", gr["46_2014"])):
+                         ".json)", gr["46_2014"]),
+                        ("references in Điều 13, 14, 16, 21, 22, 28 of 25/2008/QH12 "
+                         "(legal_gold/25_2008_references.json)", gr["25_2008_refs"]),
+                        ("held out: references in Điều 20-27 of 15/2023/QH15 "
+                         "(legal_gold/15_2023_references.json)", gr["15_2023_refs_heldout"])):
         lines += [f"### {name}", "", "| type | gold | predicted | TP | precision | recall | FP | "
                   "FN |", "|---|---|---|---|---|---|---|---|"]
         lines += [f"| {k} | {v['gold']} | {v['predicted']} | {v['tp']} | {v['precision']} | "
