@@ -11,13 +11,15 @@ import sys
 import click
 
 from hopgraph.agents._cli import llm
+from hopgraph.agents.biomed._cli import ask_bio, bio
 from hopgraph.agents.legal._cli import ask, qa
+from hopgraph.agents.sentences._cli import ask_sentences, eval_sentences
 from hopgraph.cli._db import db
 from hopgraph.cli._groups import eval_, load
-from hopgraph.agents.biomed._cli import ask_bio, bio
 from hopgraph.errors import HopgraphError
 from hopgraph.loaders.biomed._cli import primekg
 from hopgraph.loaders.legal._cli import legal_load
+from hopgraph.loaders.sentences._cli import sentences as sentences_load
 from hopgraph.retrieval._cli import eval_retrieval, retrieve
 from hopgraph.settings import Neo4jSettings, Settings
 
@@ -64,6 +66,9 @@ load.add_command(primekg)
 cli.add_command(ask_bio)
 eval_.add_command(bio)
 load.add_command(legal_load)
+load.add_command(sentences_load)
+cli.add_command(ask_sentences)
+eval_.add_command(eval_sentences)
 
 
 def main() -> None:

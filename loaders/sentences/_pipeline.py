@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +66,8 @@ class LoadReport:
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    # seconds per stage: embed, ner, structure, write, bridges, bridge_typing
+    stage_seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
 
     @property
     def sentences_per_s(self) -> float:
@@ -166,11 +168,15 @@ def load_passages(
             _write_batch(runner, prepared, use_llm, embedder, tagger, llm, report)
         if progress is not None:
             progress(len(batch))
+    mark = time.perf_counter()
     rows = runner.write("sentence/rebuild_bridges", max_df=max_df, max_bridges=max_bridges,
                         title_weight=DEFAULT_TITLE_WEIGHT)
     report.bridges = int(rows[0]["bridges"]) if rows else 0
+    report.stage_seconds["bridges"] += time.perf_counter() - mark
     if llm is not None and report.bridges:
+        mark = time.perf_counter()
         _type_bridges(runner, [f"{pid}#topic" for pid in llm_ids], llm, report)
+        report.stage_seconds["bridge_typing"] += time.perf_counter() - mark
     report.seconds = time.perf_counter() - started
     return report
 
@@ -190,12 +196,16 @@ def _write_batch(
         texts.extend(s for s in p.sentences if s)
     topic_texts = [_topic_text(p) for p in prepared]
     passage_texts = [f"{p.raw.title}: " + " ".join(s for s in p.sentences if s) for p in prepared]
+    mark = time.perf_counter()
     vectors = embedder.embed_documents(texts + topic_texts + passage_texts)
+    report.stage_seconds["embed"] += time.perf_counter() - mark
     sentence_vecs = iter(vectors[: len(texts)])
     topic_vecs = vectors[len(texts) : len(texts) + len(prepared)]
     passage_vecs = vectors[len(texts) + len(prepared) :]
     english_sentences = [s for p in prepared if p.english for s in p.sentences if s]
+    mark = time.perf_counter()
     tags = iter(tagger.tag(english_sentences)) if english_sentences else iter(())
+    report.stage_seconds["ner"] += time.perf_counter() - mark
 
     Row = dict[str, Any]
     clear_rows: list[Row] = []
@@ -215,10 +225,12 @@ def _write_batch(
                 entities[pos] = next(tags) if p.english else []
         has_entity = [bool(entities.get(i)) for i in range(len(p.sentences))]
         structure: DocumentStructure
+        mark = time.perf_counter()
         if with_llm and llm is not None:
             structure = llm_structure(p.raw.title, p.sentences, has_entity, by_pos, llm)
         else:
             structure = heuristic_structure(p.sentences, has_entity, by_pos, p.english)
+        report.stage_seconds["structure"] += time.perf_counter() - mark
         report.llm_calls += structure.llm_calls
         report.llm_failures += structure.llm_failures
         for note in structure.notes:
@@ -267,6 +279,7 @@ def _write_batch(
         )
         report.passages += 1
         report.sentences += len(by_pos)
+    mark = time.perf_counter()
     runner.write_transaction([
         ("sentence/clear_passage_structure", {"rows": clear_rows}),
         ("sentence/upsert_passages", {"rows": passage_rows}),
@@ -276,6 +289,7 @@ def _write_batch(
         ("sentence/upsert_ns_relations", {"rows": ns_rows}),
         ("sentence/upsert_mentions", {"rows": mention_rows}),
     ])
+    report.stage_seconds["write"] += time.perf_counter() - mark
 
 
 def _round(score: float) -> float:

@@ -1,0 +1,91 @@
+"""Sentence-graph retrieval against a real Neo4j: anchors, bridge paths, ablations, CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hopgraph.agents import Embedder, build_embedder
+from hopgraph.agents.sentences import SentenceReasoner
+from hopgraph.agents.sentences._eval import evaluate, read_questions
+from hopgraph.cli import cli
+from hopgraph.db import Neo4jRunner
+from hopgraph.loaders.sentences import SpacyTagger, load_passages, read_corpus
+from hopgraph.loaders.sentences._inputs import sample_corpus_path, sample_questions_path
+
+from .conftest import Server
+
+pytestmark = pytest.mark.integration
+Q1 = "In which area did the designer of the Analytical Engine die?"
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return build_embedder("all-MiniLM-L6-v2")
+
+
+@pytest.fixture()
+def loaded(runner: Neo4jRunner, embedder: Embedder) -> Neo4jRunner:
+    load_passages(runner, list(read_corpus(sample_corpus_path(), [])), embedder=embedder,
+                  tagger=SpacyTagger.load())
+    return runner
+
+
+def test_expansion_crosses_a_bridge_to_the_second_hop(loaded: Neo4jRunner, embedder: Embedder) -> None:
+    reasoner = SentenceReasoner(loaded, embedder)
+    result = reasoner.retrieve(Q1)
+    assert len(result.anchors) == 16  # K = 20, but the sample corpus has 16 sentences
+    by_id = {e.id: e for e in result.evidence}
+    died = by_id.get("sample-charles-babbage#s3")
+    assert died is not None, [e.id for e in result.evidence]
+    assert any(r.startswith("BRIDGE:") for r in died.relations)
+    assert died.path[0] in result.kept
+    assert len(died.relations) <= reasoner.config.max_path_length
+    # without expansion the dying sentence (no entity overlap with the question) is not reached
+    no_expand = reasoner.with_config(expand=False).retrieve(Q1)
+    assert "sample-charles-babbage#s3" not in {e.id for e in no_expand.evidence}
+
+
+def test_eval_on_sample_questions_reports_all_systems(loaded: Neo4jRunner, embedder: Embedder) -> None:
+    questions = read_questions(sample_questions_path())
+    results = {r.name: r.summary() for r in evaluate(SentenceReasoner(loaded, embedder), questions)}
+    assert set(results) >= {"graph", "graph-no-refine", "graph-no-expand", "sentence-ro",
+                            "passage-ro"}
+    assert all(s["questions"] == 3 for s in results.values())
+    assert results["graph"]["sp_recall"] > results["graph-no-expand"]["sp_recall"]
+    assert results["passage-ro"]["passage_recall"] > 0
+
+
+def test_ask_sentences_cli_retrieval_only(loaded: Neo4jRunner, neo4j_server: Server, tmp_path: Path) -> None:
+    env = {"NEO4J_URI": neo4j_server.uri, "NEO4J_USER": neo4j_server.user,
+           "NEO4J_PASSWORD": neo4j_server.password, "HOPGRAPH_HOME": str(tmp_path),
+           "HOPGRAPH_LLM_BASE_URL": "", "OPENAI_BASE_URL": ""}
+    result = CliRunner().invoke(cli, ["ask-sentences", Q1, "--json"], env=env)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["answer"] is None and data["method"] == "retrieval-only"
+    assert any(e["id"] == "sample-charles-babbage#s3" for e in data["evidence"])
+    bad = CliRunner().invoke(cli, ["ask-sentences", "   "], env=env)
+    assert bad.exit_code == 1 and "question is empty" in bad.output
+
+
+def test_load_cli_reports_bad_input(neo4j_server: Server, runner: Neo4jRunner, tmp_path: Path) -> None:
+    corpus = tmp_path / "bad.jsonl"
+    corpus.write_text(
+        '{"id": "e", "title": "E", "text": ""}\n'
+        '{"id": "vi", "title": "V", "text": "Sông Hồng chảy qua Hà Nội. Nó dài nhất miền Bắc."}\n'
+        'not json\n', encoding="utf-8")
+    env = {"NEO4J_URI": neo4j_server.uri, "NEO4J_USER": neo4j_server.user,
+           "NEO4J_PASSWORD": neo4j_server.password, "HOPGRAPH_HOME": str(tmp_path),
+           "HOPGRAPH_LLM_BASE_URL": "", "OPENAI_BASE_URL": ""}
+    result = CliRunner().invoke(cli, ["load", "sentences", str(corpus)], env=env)
+    assert result.exit_code == 0, result.output
+    assert "loaded 1 passages, 2 sentences" in result.output
+    assert "e: empty passage, skipped" in result.output
+    assert "bad.jsonl:3" in result.output
+    assert "vi: not English" in result.output
+    missing = CliRunner().invoke(cli, ["load", "sentences", str(tmp_path / "nope.json")], env=env)
+    assert missing.exit_code == 1 and "no such file" in missing.output
