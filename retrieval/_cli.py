@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from datetime import date
 from pathlib import Path
 
 import click
@@ -13,13 +14,8 @@ from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.retrieval._eval import DEFAULT_KS, evaluate, load_questions
 from hopgraph.retrieval._legal import LegalRetriever
 from hopgraph.retrieval._legal_eval import legal_systems
-from hopgraph.retrieval._legal_query import parse_as_of
-from hopgraph.retrieval._legal_types import LegalContext, RetrievalConfig, RetrievalFilters
-
-
-def _filters(doc_type: tuple[str, ...], issuer: tuple[str, ...], doc_id: tuple[str, ...]
-             ) -> RetrievalFilters:
-    return RetrievalFilters(doc_types=doc_type, issuers=issuer, doc_ids=doc_id)
+from hopgraph.retrieval._legal_query import parse_as_of, parse_filters, prepare_question
+from hopgraph.retrieval._legal_types import LegalContext, RetrievalConfig
 
 
 def _config(fusion: str, lam: float, granularity: str) -> RetrievalConfig:
@@ -73,11 +69,14 @@ def retrieve(ctx: click.Context, question: str, k: int, as_of: str | None,
     """Retrieve the legally valid context for QUESTION (seeds, successors, references)."""
     settings = settings_of(ctx)
     _quiet_driver()
+    # Bad input fails here, before any connection is attempted.
+    prepare_question(question)
+    parse_as_of(as_of, date.today())
+    flt = parse_filters({"doc_types": doc_type, "issuers": issuer, "doc_ids": doc_id})
     embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
     with open_runner(settings) as (runner, _):
         retriever = LegalRetriever(runner, embedder, config=_config(fusion, lam, granularity))
-        result = retriever.retrieve(question, k=k, as_of=as_of,
-                                    filters=_filters(doc_type, issuer, doc_id))
+        result = retriever.retrieve(question, k=k, as_of=as_of, filters=flt)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -99,12 +98,10 @@ def eval_retrieval(ctx: click.Context, questions: Path, k: int, as_of: str | Non
                    granularity: str, lam: float, baselines: bool, json_out: Path | None,
                    md_out: Path | None) -> None:
     """Evaluate legal retrieval on QUESTIONS ([{id, question, gold}]) against baselines."""
-    from datetime import date
-
     settings = settings_of(ctx)
     _quiet_driver()
     qs = load_questions(questions)
-    day = parse_as_of(as_of, date.today())
+    day = parse_as_of(as_of, date.today())  # bad input fails before connecting
     embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
     with open_runner(settings) as (runner, _):
         retriever = LegalRetriever(runner, embedder, config=_config("linear", lam, granularity))

@@ -4,6 +4,7 @@ bounded :class:`ContextItem` lists with roles, validity notes, paths and provena
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -51,7 +52,7 @@ def assemble_context(
             return
         seen.add(item.node_id)
         chars += len(item.text)
-        items.append(ContextItem(**{**item.__dict__, "rank": len(items) + 1}))
+        items.append(replace(item, rank=len(items) + 1))
 
     for cand in seeds:
         info = by_seed.get(cand.id)
@@ -117,7 +118,6 @@ def assemble_context(
             note = ("referenced provision, in force" if ok else
                     "referenced provision, not in force at " + as_of.isoformat())
             add(_item(target, "reference", cand.id, follow_score, [step], ok, note))
-    # Parent items were built without seed context; fill them in with the owning seed.
     return items, list(dict.fromkeys(warnings)), truncated
 
 
