@@ -210,11 +210,14 @@ def run_ablations(
     judge_model: ChatModel | None = None,
     rows: Sequence[str] = tuple(ABLATIONS),
 ) -> list[RowResult]:
-    """The retrieval-only rows, then (with an LLM) the full pipeline and its ablations."""
+    """The retrieval-only rows (graph, flat, reflective with deterministic grading), then (with
+    an LLM) the full pipeline and its ablations."""
     out = [
         evaluate(qa, questions, name="retrieval_only", use_llm=False),
         evaluate(qa.with_options(flat_retrieval=True), questions,
                  name="retrieval_only_flat", use_llm=False),
+        evaluate(qa.with_options(reflective=True), questions,
+                 name="retrieval_only_reflective", use_llm=False),
     ]
     if with_llm:
         for name in rows:

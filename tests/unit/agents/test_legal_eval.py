@@ -37,9 +37,9 @@ def test_run_ablations_scores_every_row() -> None:
                  today=date(2025, 1, 1))
     rows = run_ablations(qa, questions, with_llm=True)
     names = [r.name for r in rows]
-    assert names == ["retrieval_only", "retrieval_only_flat", "full", "reflective",
+    assert names == ["retrieval_only", "retrieval_only_flat", "retrieval_only_reflective", "full", "reflective",
                      "no_interpreter", "no_auditor", "flat_retrieval"]
     ro = rows[0]
     assert ro.citation_recall == pytest.approx(1.0) and ro.abstention_unanswerable == 1.0
-    assert rows[2].status.get("retrieval_only") == 1  # empty draft -> evidence fallback
+    assert rows[3].status.get("retrieval_only") == 1  # empty draft -> evidence fallback
     assert "| full | yes | 2 |" in render_markdown(rows, header="# t")
