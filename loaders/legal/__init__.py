@@ -29,7 +29,24 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
   units of the target document; a post-load step attaches them to the anchor's parent.
 - ``valid_to``/``status`` of units and versions, and ``expiry_date``/``status`` of documents, are
   derived after every load by ``legal/derive_*`` queries from the events in the graph.
-  Unit status: in_force | amended | repealed | replaced | supplemented (dates decide "as of").
+  Unit status: in_force | amended | repealed | replaced | supplemented (dates decide "as of");
+  UnitVersion status: in_force | amended | repealed | replaced. Document status: in_force |
+  amended | replaced | expiring; ``status_disagrees`` flags a contradiction with
+  ``status_external`` (kept as evidence); ``expiry_stated`` is an end date the text states.
+- When new wording of an article has a clause the original lacks, that clause's version is
+  VERSION_OF a ``Placeholder`` (kind 'unit') with the would-be id; it stays a placeholder.
+- REFERS_TO from a unit to itself or to one of its ancestors (``Điều này`` inside that article,
+  ``Luật này``) is not written. ``(unit)-[:REFERS_TO]->(Document)`` is written for a document cited
+  by number without a unit. References inside new wording are read against the amended document
+  and start at the UnitVersion (or the inserted unit).
+- UnresolvedReference ids are ``<source id>#<12 hex of sha1(method|text)>``; methods:
+  vague_law_reference, external_document_without_number, legal_basis_without_number,
+  amendment_target_document_unknown.
+- Relation methods: amend_instruction, supplement_instruction, repeal_instruction,
+  textual_substitution, phrase_removal, annex_replacement, document_replacement, document_repeal,
+  expiry_on_effect, absolute_reference, relative_reference, range_reference, external_reference,
+  document_reference, legal_basis, detailing_statement, guidance_annotation, codification_source,
+  codification_note.
 """
 
 from pathlib import Path

@@ -153,7 +153,10 @@ def make_doc_id(meta: DocumentMeta, file: str, fallback: str | None) -> str:
     """
     if meta.number:
         return normalise_doc_number(meta.number)
-    parts = [p for p in (meta.doc_type, meta.title,
+    doc_type = meta.doc_type
+    if doc_type and meta.title and meta.title.lower().startswith(doc_type.lower()):
+        doc_type = None  # "Luật Cư trú" already names its type
+    parts = [p for p in (doc_type, meta.title,
                          meta.issue_date.isoformat() if meta.issue_date else None) if p]
     if meta.title:
         return slugify(" ".join(parts))
