@@ -122,15 +122,18 @@ class LegalRetriever:
             return LegalContext(prepared.question, day, [], [],
                                 "the question has no searchable words", 0, _ms(started))
         vector = self.embedder.embed_query(prepared.question)
+        db_started = time.perf_counter()
         candidates = self.search(prepared, vector, day, flt, cfg)
+        db_ms = _ms(db_started)
         round_trips = 1
         if not candidates:
             reason = "no legal unit matched the question"
             reason += " and filters" if flt.active else " (is the regulations graph loaded?)"
             return LegalContext(prepared.question, day, [], [], reason, round_trips,
-                                _ms(started))
+                                _ms(started), db_ms=db_ms)
         ranked = self.rerank(prepared, candidates) if cfg.rerank else candidates
         seeds = ranked[:k]
+        db_started = time.perf_counter()
         if not cfg.propagate:
             rows = self.runner.read(
                 EXPAND_QUERY, seed_ids=[c.id for c in seeds], as_of=day, max_depth=0, max_refs=0
@@ -144,6 +147,7 @@ class LegalRetriever:
                 max_refs=max(0, cfg.max_references),
             )
         round_trips += 1
+        db_ms += _ms(db_started)
         items, warnings, truncated = assemble_context(
             seeds, to_native(rows[0]) if rows else {"seeds": [], "units": []}, day, cfg
         )
@@ -157,6 +161,7 @@ class LegalRetriever:
             latency_ms=_ms(started),
             truncated=truncated,
             warnings=warnings,
+            db_ms=round(db_ms, 3),
         )
 
     def trace(self, unit_ids: Sequence[str], *, as_of: date | str | None = None,

@@ -180,7 +180,8 @@ class LegalContext:
         seeds: the seed ids in rank order.
         reason_if_empty: why ``items`` is empty (``None`` otherwise).
         round_trips: database round trips spent.
-        latency_ms: wall time of the whole call.
+        latency_ms: wall time of the whole call (question embedding included).
+        db_ms: wall time of the database round trips alone.
         truncated: items or characters were cut to the bounds.
         warnings: chains cut at the depth bound, cycles found, filters that matched nothing.
     """
@@ -194,6 +195,7 @@ class LegalContext:
     latency_ms: float
     truncated: bool = False
     warnings: list[str] = field(default_factory=list)
+    db_ms: float = 0.0
 
     def applicable_items(self) -> list[ContextItem]:
         """Items whose wording is in force at ``as_of``."""

@@ -28,6 +28,7 @@ CALL () {
       AND (size($doc_types) = 0 OR toLower(fd.doc_type) IN $doc_types)
       AND (size($issuers) = 0 OR toLower(fd.issuer) IN $issuers)
     MATCH (node:LegalUnit {doc_id: fd.id})
+    USING INDEX node:LegalUnit(doc_id)
     WHERE node.embedding IS NOT NULL
     RETURN node, vector.similarity.cosine(node.embedding, $vector) AS score
   }
