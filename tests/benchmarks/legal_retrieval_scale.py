@@ -236,6 +236,7 @@ def main() -> None:
     for n in args.sizes:
         if time.perf_counter() - started > args.time_budget_s:
             results.append({"size": n, "skipped": "time budget of this run spent"})
+            write_results(results, profile_text)
             continue
         root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-scale-"))
         inst = LocalInstance(root=root, cache_root=default_home() / "cache",
@@ -260,6 +261,11 @@ def main() -> None:
         finally:
             inst.stop()
             shutil.rmtree(root, ignore_errors=True)
+        write_results(results, profile_text)  # after every size: a cut-off run keeps its data
+
+
+def write_results(results: list[dict[str, Any]], profile_text: str) -> None:
+    """Write the JSON and Markdown results of the sizes measured so far."""
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "legal_retrieval_scale.json").write_text(json.dumps(results, indent=2, default=str),
                                                        encoding="utf-8")
@@ -281,7 +287,7 @@ def main() -> None:
                   f"{r['refers']} | {r['load_s']} | {r['vector_p50_ms']:.1f} | "
                   f"{r['vector_p95_ms']:.1f} | {r['db_p50_ms']:.1f} | {r['db_p95_ms']:.1f} | "
                   f"{r['full_p50_ms']:.1f} | {r['full_p95_ms']:.1f} | {r['ratio_db_p50']:.2f} |")
-    md += ["", "## Profile of the slowest query (largest size)", "", profile_text]
+    md += ["", "## Profile of the slowest query (largest size measured)", "", profile_text]
     (RESULTS / "legal_retrieval_scale.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     print("\n".join(md))
 
