@@ -1,4 +1,4 @@
-// purpose: Merge typed edges of one relation type (a BioRel value, validated in Python; dynamic type of Cypher 5.26) in their stored direction; an existing edge is kept, so both PrimeKG directions give one edge.
+// purpose: Merge typed edges of one relation type (a BioRel value, validated in Python) in their stored direction; an existing edge is kept, so both PrimeKG directions and repeated loads give one edge. apoc.merge.relationship plans its MERGE with the concrete type; a dynamic-type MERGE here got a cached plan that scans all relationships per row once the graph grows.
 // mode: write
 // param rel_type: string -- a BioRel value
 // param rows: list<map> -- {head, tail, relation, display_relation, origin}
@@ -6,7 +6,7 @@
 UNWIND $rows AS row
 MATCH (a:BioEntity {id: row.head})
 MATCH (b:BioEntity {id: row.tail})
-MERGE (a)-[r:$($rel_type)]->(b)
-ON CREATE SET r.relation = row.relation, r.display_relation = row.display_relation,
-              r.origin = row.origin
-RETURN count(r) AS count
+CALL apoc.merge.relationship(a, $rel_type, {},
+  {relation: row.relation, display_relation: row.display_relation, origin: row.origin}, b, {})
+YIELD rel
+RETURN count(rel) AS count

@@ -14,6 +14,7 @@ set the configured LLM answers; without it the deterministic KG scorer does (sta
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shutil
@@ -24,7 +25,13 @@ from pathlib import Path
 
 from hopgraph.agents._embedders import build_embedder
 from hopgraph.agents.biomed._build import build_llm, build_nlp
-from hopgraph.agents.biomed._eval import MemoEmbedder, MemoLinker, evaluate, load_questions
+from hopgraph.agents.biomed._eval import (
+    ABLATIONS,
+    MemoEmbedder,
+    MemoLinker,
+    evaluate,
+    load_questions,
+)
 from hopgraph.agents.biomed._linking import EntityLinker
 from hopgraph.agents.biomed._reasoner import Regram
 from hopgraph.db import Neo4jRunner, connect
@@ -74,8 +81,20 @@ def main() -> None:
     ap.add_argument("--per-dataset", type=int, default=34)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--out", default="biomed_eval")
+    ap.add_argument("--configs", default=",".join(ABLATIONS), help="comma-separated config names")
+    ap.add_argument("--local-llm", action="store_true",
+                    help="serve the bundled SmolLM2-135M (hopgraph llm serve) and answer with it")
+    ap.add_argument("--skip-latency", action="store_true")
     args = ap.parse_args()
     settings = Settings.from_env()
+    configs = {n: ABLATIONS[n] for n in args.configs.split(",")}
+    llm_server = None
+    if args.local_llm:
+        from hopgraph.agents._llm_server import LocalLLMServer
+
+        llm_server = LocalLLMServer(port=free_port(), threads=2, verbosity=0).start()
+        settings = settings.replace(llm=dataclasses.replace(
+            settings.llm, base_url=llm_server.base_url, model=llm_server.alias, timeout_s=120.0))
     tmp = Path(tempfile.mkdtemp(prefix="hopgraph-bio-eval-"))
     inst = LocalInstance(root=tmp / "neo4j", cache_root=Path.home() / ".local/share/hopgraph/cache",
                          bolt_port=free_port(), http_port=free_port(), heap="1g", pagecache="1g")
@@ -90,7 +109,7 @@ def main() -> None:
         embedder = MemoEmbedder(build_embedder("all-MiniLM-L6-v2", settings.embedder.cache_dir))
         regram = Regram(runner, embedder, linker, llm=build_llm(settings))
         started = time.perf_counter()
-        result = evaluate(regram, questions)
+        result = evaluate(regram, questions, configs=configs)
         eval_s = time.perf_counter() - started
         seed_sets = []
         texts = []
@@ -99,7 +118,8 @@ def main() -> None:
             if ids:
                 seed_sets.append(ids)
                 texts.append(q.question)
-        result["latency_subset"] = latency(runner, seed_sets[:40], texts[:40])
+        if not args.skip_latency:
+            result["latency_subset"] = latency(runner, seed_sets[:40], texts[:40])
         result["load_subset"] = {"rows": report.rows_read, "seconds": round(report.seconds, 1),
                                  "rows_per_s": round(report.rows_per_s), "nodes": report.nodes_after,
                                  "edges": report.edges_after, "skipped": report.problems_by_reason}
@@ -112,6 +132,8 @@ def main() -> None:
         driver.close()
     finally:
         inst.stop()
+        if llm_server is not None:
+            llm_server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{args.out}.json").write_text(json.dumps(result, indent=2))
