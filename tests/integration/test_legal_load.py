@@ -226,3 +226,24 @@ def test_embeddings_are_written_and_cached(runner: Neo4jRunner, tmp_path: Path) 
     assert rows[0]["n"] == 384
     _load(runner, files, embedder)
     assert inner.calls == first_calls  # second load served from the cache
+
+
+def test_wording_as_of_a_date_follows_the_chain(runner: Neo4jRunner) -> None:
+    import datetime as dt
+
+    _load(runner, [SAMPLES_DIR])
+    ids = ["12/2016/NĐ-MAU:D3.K2", "01/2015/QH-MAU:D9", "12/2016/NĐ-MAU:D4.K1a"]
+
+    def at(day: str) -> dict[str, Any]:
+        rows = runner.read("legal/get_text_as_of", ids=ids, as_of=dt.date.fromisoformat(day))
+        return {r["id"]: r for r in rows}
+
+    assert "40%" in at("2017-01-01")["12/2016/NĐ-MAU:D3.K2"]["text"]
+    assert at("2019-01-01")["12/2016/NĐ-MAU:D3.K2"]["version_id"].endswith("@20/2018/NĐ-MAU")
+    # the 55/2030 amendment is not in force before 01/07/2031: 40/2023 still wins
+    assert at("2030-12-31")["12/2016/NĐ-MAU:D3.K2"]["version_id"].endswith("@40/2023/NĐ-MAU")
+    assert at("2031-07-01")["12/2016/NĐ-MAU:D3.K2"]["version_id"].endswith("@55/2030/NĐ-MAU")
+    assert at("2019-01-01")["01/2015/QH-MAU:D9"]["text"] is not None
+    assert at("2020-01-01")["01/2015/QH-MAU:D9"]["text"] is None  # repealed
+    assert at("2017-01-01")["12/2016/NĐ-MAU:D4.K1a"]["text"] is None  # not inserted yet
+    assert "trạm y tế" in at("2024-01-01")["12/2016/NĐ-MAU:D4.K1a"]["text"]
