@@ -16,9 +16,11 @@ context; it never walks the graph.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from hopgraph.agents import Embedder
@@ -45,6 +47,7 @@ EXPAND_QUERY = "legal/expand_context"
 MAX_K = 100
 HARD_MAX_CHAIN_DEPTH = 10  # the literal bound of the variable-length pattern in expand_context
 SPARSE_POOL_FACTOR = 4
+QUERY_VECTOR_CACHE = 256
 W_DOC_MENTION = 0.15
 W_ARTICLE_MENTION = 0.3
 W_HEADING = 0.15
@@ -85,6 +88,17 @@ class LegalRetriever:
         self.embedder = embedder
         self.config = config or RetrievalConfig()
         self._today = today
+        self._vectors: OrderedDict[str, list[float]] = OrderedDict()
+
+    def _embed(self, question: str) -> list[float]:
+        # Baselines and agents re-ask the same question; a query embedding costs ~25 ms or more.
+        vec = self._vectors.get(question)
+        if vec is None:
+            vec = list(self.embedder.embed_query(question))
+            self._vectors[question] = vec
+            if len(self._vectors) > QUERY_VECTOR_CACHE:
+                self._vectors.popitem(last=False)
+        return vec
 
     def retrieve(
         self,
@@ -121,7 +135,7 @@ class LegalRetriever:
         if not prepared.terms:
             return LegalContext(prepared.question, day, [], [],
                                 "the question has no searchable words", 0, _ms(started))
-        vector = self.embedder.embed_query(prepared.question)
+        vector = self._embed(prepared.question)
         db_started = time.perf_counter()
         candidates = self.search(prepared, vector, day, flt, cfg)
         db_ms = _ms(db_started)
@@ -265,8 +279,13 @@ def _doc_mentioned(c: Candidate, q_fold: str, numbers: tuple[str, ...]) -> float
 
 
 def _overlap(heading: str, q_terms: set[str]) -> float:
-    words = {t.lower() for t in segment(heading).split() if any(ch.isalnum() for ch in t)}
+    words = _heading_words(heading)
     return len(words & q_terms) / len(words) if words else 0.0
+
+
+@lru_cache(maxsize=8192)
+def _heading_words(heading: str) -> frozenset[str]:
+    return frozenset(t.lower() for t in segment(heading).split() if any(ch.isalnum() for ch in t))
 
 
 def to_native(value: Any) -> Any:
