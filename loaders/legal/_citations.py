@@ -27,7 +27,7 @@ _CHAIN = re.compile(
     rf"(?<![\wÀ-ỹ])(?:(?:các\s+)?điểm\s+(?P<pts>{_LLIST}|này)(?![\wÀ-ỹ])\s*(?:của\s+|tại\s+)?)?"
     rf"(?:(?:(?:các\s+)?khoản\s+(?P<khs>{_NLIST}|này)|từ\s+khoản\s+(?P<k1>{_N})\s+đến\s+(?:khoản\s+)?(?P<k2>{_N}))"
     rf"(?![\wÀ-ỹ])\s*(?:của\s+|tại\s+)?)?"
-    rf"(?:(?:các\s+)?điều\s+(?P<ds>{_NLIST}|này)|từ\s+điều\s+(?P<d1>{_N})\s+đến\s+(?:điều\s+)?(?P<d2>{_N})"
+    rf"(?:(?:các\s+)?[đð]iều\s+(?P<ds>{_NLIST}|này)|từ\s+[đð]iều\s+(?P<d1>{_N})\s+đến\s+(?:[đð]iều\s+)?(?P<d2>{_N})"
     rf"|(?:các\s+)?chương\s+(?P<chs>[IVXLC]+(?:\s*(?:,|và)\s*[IVXLC]+)*|này)"
     rf"|(?:các\s+)?phụ\s+lục\s+(?P<pls>[IVXLC]+|\d+|này))?(?![\wÀ-ỹ])",
     re.IGNORECASE,

@@ -157,4 +157,6 @@ def doc_label(doc_type: str | None, number: str | None, title: str | None) -> st
     """How citations name a document: ``Luật số 25/2008/QH12``, or its type and title."""
     if number:
         return f"{doc_type or 'Văn bản'} số {number}"
+    if doc_type and title and title.lower().startswith(doc_type.lower()):
+        return title
     return f"{doc_type or ''} {title or ''}".strip()

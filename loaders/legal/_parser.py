@@ -26,7 +26,7 @@ _PART = re.compile(
 _CHAPTER = re.compile(r"^(?:CHƯƠNG|Chương)\s+([IVXLC]+[a-z]?|\d+[a-z]?)(?![\w])\s*[.:\-–]?\s*(.*)$")
 _SECTION = re.compile(r"^(?:MỤC|Mục)\s+(\d+[a-z]?|[IVXLC]+)(?![\w])\s*[.:\-–]?\s*(.*)$")
 _SUBSECTION = re.compile(r"^(?:TIỂU MỤC|Tiểu mục)\s+(\d+[a-z]?|[IVXLC]+)(?![\w])\s*[.:\-–]?\s*(.*)$")
-_ARTICLE = re.compile(r"^(?:Điều|ĐIỀU)\s+(\d{1,4}[a-zđ]?)\s*(?:[.:]\s*(.*)|$)")
+_ARTICLE = re.compile(r"^(?:Điều|ĐIỀU|Ðiều)\s+(\d{1,4}[a-zđ]?)\s*(?:[.:]\s*(.*)|$)")
 _CODIFIED_ARTICLE = re.compile(r"^(?:Điều)\s+(\d+(?:\.\d+)*\.[A-ZĐ]+(?:\.\d+)+[a-zđ]?)\.?\s*(.*)$")
 _CLAUSE = re.compile(r"^(\d{1,3}[a-zđ]?)\.(?:\s+(\S.*)|\s*$|(?=[A-ZĐÀ-Ỹ]))")
 _POINT = re.compile(r"^([a-zđ]\d?)\)\s*(.*)$")

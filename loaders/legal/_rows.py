@@ -92,7 +92,7 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
                        for seg in new.path.split(".")]
         props = {
             "doc_id": new.doc_id, "level": new.level, "number": new.number, "path": new.path,
-            "label": chain_parts[-1][0] and f"{_word(new.level)} {new.number}",
+            "label": f"{_word(new.level)} {new.number}",
             "heading": new.heading, "text": new.text, "text_segmented": segment(new.text),
             "ordinal": None, "valid_from": new.valid_from,
             "citation": citation(chain_parts, _label_for(target_doc_label)),
