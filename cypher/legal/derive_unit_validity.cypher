@@ -1,8 +1,18 @@
-// purpose: Derive valid_to and status of every original unit from the events in the graph (versions, repeals, document replacement or repeal); deterministic, so load order never matters.
+// purpose: Derive valid_to and status of original units touched by events (versions, repeals, document replacement or repeal, insertion); the loader writes status 'in_force' for the rest. Deterministic, so load order never matters.
 // mode: write
 // returns: count
-MATCH (t:LegalUnit)
-WHERE NOT t:UnitVersion
+CALL () {
+  MATCH ()-[:VERSION_OF|REPEALS]->(t:LegalUnit)
+  RETURN DISTINCT t
+  UNION
+  MATCH (d:Document)<-[:REPLACES|REPEALS]-()
+  MATCH (t:LegalUnit {doc_id: d.id})
+  RETURN t
+  UNION
+  MATCH (t:LegalUnit) WHERE t.supplemented_by IS NOT NULL
+  RETURN t
+}
+WITH t WHERE NOT t:UnitVersion
 CALL (t) {
   OPTIONAL MATCH (v:UnitVersion)-[:VERSION_OF]->(t)
   RETURN min(v.valid_from) AS first_version, count(v) AS versions
@@ -12,7 +22,7 @@ CALL (t) {
   RETURN min(r.effective_date) AS repealed
 }
 CALL (t) {
-  OPTIONAL MATCH (d:Document {id: t.doc_id})<-[r:REPLACES|REPEALS]-()
+  OPTIONAL MATCH (d:LegalNode {id: t.doc_id})<-[r:REPLACES|REPEALS]-() WHERE d:Document
   RETURN min(r.effective_date) AS doc_ended
 }
 WITH t, first_version, versions, repealed, doc_ended,

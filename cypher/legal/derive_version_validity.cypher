@@ -12,7 +12,7 @@ CALL (t) {
   RETURN min(r.effective_date) AS repealed
 }
 CALL (t) {
-  OPTIONAL MATCH (d:Document {id: t.doc_id})<-[r:REPLACES|REPEALS]-()
+  OPTIONAL MATCH (d:LegalNode {id: t.doc_id})<-[r:REPLACES|REPEALS]-() WHERE d:Document
   RETURN min(r.effective_date) AS doc_ended
 }
 WITH v, next_from, repealed, doc_ended,

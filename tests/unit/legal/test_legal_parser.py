@@ -155,7 +155,7 @@ def test_plan_rows_cover_nodes_and_edges() -> None:
     doc = _doc(SAMPLES_DIR / "20-2018-ND-MAU-sua-doi-lan-1.txt")
     plan = plan_document(doc, lambda t: t.lower())
     keys = [k for k, _ in plan.steps(3)]
-    assert keys[0] == "legal/upsert_documents" and "legal/merge_relations" in keys
+    assert keys[0] == "legal/upsert_documents" and "legal/merge_amends" in keys and "legal/merge_repeals" in keys
     assert all(len(p["rows"]) <= 3 for _, p in plan.steps(3))
     version = next(r for r in plan.units if r["version"])
     assert version["props"]["amended_by"] == "20/2018/NĐ-MAU"

@@ -1,0 +1,12 @@
+// purpose: Upsert rule-extracted CODIFIES edges, one per (source, target, method, origin); missing ends become Placeholders.
+// mode: write
+// param rows: list<map> -- one map per edge {source, source_kind: 'unit'|'document', source_doc, target, target_kind, target_doc, method, evidence, effective_date, origin: 'text'|'codification'|'annotation'}
+// returns: count
+UNWIND $rows AS row
+MERGE (s:LegalNode {id: row.source})
+  ON CREATE SET s:Placeholder, s.kind = row.source_kind, s.doc_id = row.source_doc
+MERGE (t:LegalNode {id: row.target})
+  ON CREATE SET t:Placeholder, t.kind = row.target_kind, t.doc_id = row.target_doc
+MERGE (s)-[r:CODIFIES {method: row.method, origin: row.origin}]->(t)
+SET r.evidence = row.evidence, r.effective_date = row.effective_date
+RETURN count(r) AS count
