@@ -39,8 +39,17 @@ _SPECIFIC_EFFECT = re.compile(
     r"\s+có\s+hiệu\s+lực",
     re.IGNORECASE,
 )
-_EXPIRY = re.compile(r"(?:đến hết ngày|hết hiệu lực (?:thi hành )?(?:kể )?từ ngày)\s+"
-                     r"(\d{1,2}\s+tháng\s+\d{1,2}\s+năm\s+\d{4}|\d{1,2}/\d{1,2}/\d{4})")
+_DATE = r"(\d{1,2}\s+tháng\s+\d{1,2}\s+năm\s+\d{4}|\d{1,2}/\d{1,2}/\d{4})"
+# The document's own end: "<type> này có hiệu lực … từ ngày X đến hết ngày Y" or
+# "<type> này hết hiệu lực … (kể) từ ngày Y". Other "đến hết ngày" (transitional provisions)
+# are about something else.
+_EXPIRY = re.compile(
+    r"(?:Luật|Bộ luật|Nghị định|Thông tư|Thông tư liên tịch|Quyết định|Nghị quyết|Pháp lệnh)\s+này\s+"
+    rf"(?:có\s+hiệu\s+lực(?:\s+thi\s+hành)?\s+(?:kể\s+)?từ\s+(?:ngày\s+)?[^.;]{{1,40}}?\s+"
+    rf"đến\s+hết\s+ngày|hết\s+hiệu\s+lực(?:\s+thi\s+hành)?"
+    rf"\s+(?:kể\s+)?từ\s+ngày)\s+{_DATE}",
+    re.IGNORECASE,
+)
 
 
 def split_front(front: list[tuple[int, str]]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
@@ -123,8 +132,7 @@ def apply_dates(doc: ParsedDocument, units: list[Unit]) -> None:
         meta.effective_date = general
     for unit in _first_sentence_units(units):
         m = _EXPIRY.search(unit.own_text)
-        if m and re.search(r"(?:Luật|Nghị định|Thông tư|Quyết định|Nghị quyết)\s+này",
-                           unit.own_text[max(0, m.start() - 200): m.start()], re.IGNORECASE):
+        if m:
             meta.expiry_stated = parse_date(m.group(1) if "/" in m.group(1) else "ngày " + m.group(1))
 
 

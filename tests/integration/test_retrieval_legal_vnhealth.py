@@ -53,10 +53,6 @@ def test_amended_wording_applies_from_2015(health_law: LegalRetriever) -> None:
     assert "46/2014/QH13" in successor.validity_note or successor.role == "seed"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue-3 loader bug: it derives expiry_date 2009-12-31 for 25/2008/QH12 from the transitional "
-    "provision of Điều 50 (health cards valid until 31/12/2009), so the whole law reads as "
-    "expired before 2015; retrieval honours expiry_date. Remove this mark when fixed."))
 def test_2008_wording_applies_before_2015(health_law: LegalRetriever) -> None:
     before = health_law.retrieve(QUESTION, k=5, as_of=date(2014, 12, 31))
     assert [n for n, _ in _wording(before)] == [BASE], before.items

@@ -169,3 +169,16 @@ def test_questions_reference_sample_ids() -> None:
     assert len(data["questions"]) >= 10
     for q in data["questions"]:
         assert q["gold_unit_ids"] and q["answer"] and date.fromisoformat(q["as_of"])
+
+
+def test_transitional_dates_are_not_the_document_expiry() -> None:
+    text = """Điều 1. Chuyển tiếp
+1. Thẻ đã cấp có giá trị sử dụng đến hết ngày 31 tháng 12 năm 2009.
+2. Phạm vi quyền lợi trước khi Luật này có hiệu lực được thực hiện cho đến hết ngày 31 tháng 12 năm 2009.
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2009."""
+    doc = build_document(_lines(text), file="e.txt", source_format="text", number="25/2008/QH12")
+    assert doc.meta.expiry_stated is None and doc.meta.effective_date == date(2009, 7, 1)
+    ending = "Điều 1. Hiệu lực\nNghị quyết này có hiệu lực từ ngày ký đến hết ngày 31/12/2028."
+    doc = build_document(_lines(ending), file="f.txt", source_format="text", number="3/2026/NQ-CP")
+    assert doc.meta.expiry_stated == date(2028, 12, 31)
