@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hopgraph.db import QueryRunner
-from hopgraph.errors import HopgraphError
+from hopgraph.errors import HopgraphError, IngestError
 from hopgraph.loaders.legal._formats import codification_names, expand_paths, read_file, read_text
 from hopgraph.loaders.legal._model import ParsedDocument, Problem
 from hopgraph.loaders.legal._rows import DEFAULT_EMBED_CHARS, WritePlan, plan_document
@@ -173,8 +173,13 @@ def load_legal(
     segment = segmenter or default_segmenter()
     plans: list[tuple[ParsedDocument, WritePlan]] = []
     for doc in docs:
+        try:
+            plan = plan_document(doc, segment)
+        except IngestError as e:
+            report.skipped.append(Problem(doc.meta.source_file, None, str(e)))
+            continue
         report.warnings.extend(doc.warnings)
-        plans.append((doc, plan_document(doc, segment)))
+        plans.append((doc, plan))
     report.parse_s = time.perf_counter() - t0
     if embedder is not None:
         t1 = time.perf_counter()

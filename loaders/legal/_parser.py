@@ -87,7 +87,7 @@ class _Parser:
         self.last_article: Unit | None = None
         self.in_tail = False
         self.pending_heading: Unit | None = None
-        self.section_count: dict[str, int] = {}
+        self.paths: set[str] = set()
         self.annex_count = 0
 
     # -- helpers -------------------------------------------------------------------------
@@ -106,14 +106,27 @@ class _Parser:
         self._close_to(-10)
 
     def _open(self, level: str, number: str, label: str, line: int, heading: str | None,
-              text: str) -> Unit:
+              text: str, path_override: str | None = None) -> Unit:
         rank = RANK.get(level, -1)
         self._close_to(rank if rank >= 0 else -10)
         parent = self.current()
-        if level == "Article" or level == "Annex" or level == "Part" or level == "Chapter" or parent is None:
+        if path_override is not None:
+            path = path_override
+        elif level in ("Article", "Annex", "Part", "Chapter") or parent is None:
             path = segment(level, number)
         else:
             path = f"{parent.path}.{segment(level, number)}"
+        if path in self.paths and not self.fragment:
+            if level in ("Article", "Clause", "Point") and not self.codification:
+                raise IngestError(f"{self.file}:{line}: {label} repeats the id {path}")
+            # a structural heading whose parent heading is missing from the source (ALQAC
+            # texts keep "Tiểu mục" lines but drop "Mục" lines): keep both, distinctly
+            n = 2
+            while f"{path}-{n}" in self.paths:
+                n += 1
+            self.warn(line, f"{label} repeats {path} under the same parent: id {path}-{n}")
+            path = f"{path}-{n}"
+        self.paths.add(path)
         unit = Unit(level=level, number=number, path=path, label=label, line=line,
                     ordinal=len(self.units) + 1, heading=heading, parent=parent,
                     start=len(self.entries))
@@ -146,7 +159,8 @@ class _Parser:
                 self._article(line, text, m.group(1), m.group(2))
                 return True
         m = _ARTICLE.match(text)
-        if m:
+        if m and not self.codification:
+            # (a codification numbers its articles with codes; "Điều 1." there is a form's text)
             return self._article(line, text, m.group(1), m.group(2))
         for pattern, level in ((_PART, "Part"), (_CHAPTER, "Chapter"), (_SUBSECTION, "Subsection"),
                                (_SECTION, "Section")):
@@ -271,9 +285,9 @@ class _Parser:
             self.annex_count)
         self._close_all()
         word = "Phụ lục" if prefix == "PL" else "Mẫu số"
-        unit = self._open("Annex", num if prefix == "PL" else f"MS{num}", f"{word} {number or ''}".strip(),
-                          line, (rest or "").strip() or None, text)
-        unit.path = ("PL" + num) if prefix == "PL" else ("MS" + num)
+        unit = self._open("Annex", num if prefix == "PL" else f"MS{num}",
+                          f"{word} {number or ''}".strip(), line, (rest or "").strip() or None,
+                          text, path_override=("PL" + num) if prefix == "PL" else ("MS" + num))
         if unit.heading is None:
             self.pending_heading = unit
 

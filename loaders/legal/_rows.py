@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hopgraph.errors import IngestError
 from hopgraph.loaders.legal._ids import citation, doc_label, split_unit_id
 from hopgraph.loaders.legal._model import ParsedDocument, Unit
 
@@ -123,6 +124,12 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
         if new.parent_id:
             plan.contains.append({"parent": new.parent_id, "child": new.id,
                                   "parent_kind": _kind(new.parent_id), "parent_doc": new.doc_id})
+    seen: dict[str, Any] = {}
+    for row in plan.units + plan.inserted:
+        if row["id"] in seen:
+            raise IngestError(f"{meta.source_file}:{row['props'].get('source_line') or 1}: "
+                              f"two units would share the id {row['id']}")
+        seen[row["id"]] = row
     for rel in doc.relations:
         if rel.type not in RELATION_QUERIES:
             raise ValueError(f"relation type {rel.type!r} is not in the allow-list")
