@@ -182,3 +182,17 @@ Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2009."""
     ending = "Điều 1. Hiệu lực\nNghị quyết này có hiệu lực từ ngày ký đến hết ngày 31/12/2028."
     doc = build_document(_lines(ending), file="f.txt", source_format="text", number="3/2026/NQ-CP")
     assert doc.meta.expiry_stated == date(2028, 12, 31)
+
+
+def test_repeated_structural_heading_gets_a_distinct_id() -> None:
+    text = "Phần thứ nhất\nA\nTiểu mục 1\nB\nĐiều 1. X\nNội dung.\nTiểu mục 1\nC\nĐiều 2. Y\nNội dung."
+    s = parse_structure(_lines(text), "g.txt")
+    assert [u.path for u in s.units] == ["P1", "P1.TM1", "D1", "P1.TM1-2", "D2"]
+    assert any("repeats P1.TM1" in str(w) for w in s.warnings)
+
+
+def test_codification_keeps_form_articles_as_text() -> None:
+    text = ("Điều 2.2.LQ.1. Phạm vi\n1. Nội dung.\nMẫu số 01\nQUYẾT ĐỊNH\n"
+            "Điều 1. Cấp giấy phép\nĐiều 2.2.LQ.2. Đối tượng\nNội dung.")
+    s = parse_structure(_lines(text), "h.md", codification=True)
+    assert [u.path for u in s.units] == ["D2-2-LQ-1", "D2-2-LQ-1.K1", "MS01", "D2-2-LQ-2"]
