@@ -31,7 +31,7 @@ class WritePlan:
     documents: list[Row] = field(default_factory=list)
     units: list[Row] = field(default_factory=list)
     inserted: list[Row] = field(default_factory=list)
-    contains: list[Row] = field(default_factory=list)
+    contains: list[Row] = field(default_factory=list)  # inserted units only (units carry parent)
     versions: list[Row] = field(default_factory=list)
     relations: list[Row] = field(default_factory=list)
     unresolved: list[Row] = field(default_factory=list)
@@ -95,11 +95,11 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
     }})
     for unit in doc.units:
         uid = doc.unit_id(unit)
-        plan.units.append({"id": uid, "level": unit.level, "version": False,
-                           "props": _unit_props(doc, unit, label, segment)})
         parent = doc.unit_id(unit.parent) if unit.parent else meta.doc_id
-        plan.contains.append({"parent": parent, "child": uid, "parent_kind": _kind(parent),
-                              "parent_doc": meta.doc_id})
+        plan.units.append({"id": uid, "level": unit.level, "version": False,
+                           "parent": parent, "parent_kind": _kind(parent),
+                           "parent_doc": meta.doc_id,
+                           "props": _unit_props(doc, unit, label, segment)})
     for new in doc.new_units:
         target_doc_label = new.doc_id
         chain_parts = [(_level_of(seg), seg.lstrip("DK") if seg[:1] in "DK" else seg)
@@ -115,15 +115,18 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
             "inserted_after": new.inserted_after,
         }
         if new.kind == "version":
-            plan.units.append({"id": new.id, "level": new.level, "version": True, "props": props})
+            plan.units.append({"id": new.id, "level": new.level, "version": True,
+                               "parent": new.parent_id, "parent_kind": "unit",
+                               "parent_doc": new.doc_id, "props": props})
             plan.versions.append({"version": new.id, "target": new.target_id,
                                   "target_doc": new.doc_id})
         else:
             plan.inserted.append({"id": new.id, "level": new.level,
                                   "supplemented_by": new.by_doc, "props": props})
-        if new.parent_id:
-            plan.contains.append({"parent": new.parent_id, "child": new.id,
-                                  "parent_kind": _kind(new.parent_id), "parent_doc": new.doc_id})
+            if new.parent_id:
+                plan.contains.append({"parent": new.parent_id, "child": new.id,
+                                      "parent_kind": _kind(new.parent_id),
+                                      "parent_doc": new.doc_id})
     seen: dict[str, Any] = {}
     for row in plan.units + plan.inserted:
         if row["id"] in seen:

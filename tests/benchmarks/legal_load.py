@@ -65,7 +65,8 @@ def main() -> int:
     plans = [plan_document(d, segment) for d in docs]
     parse_s = time.perf_counter() - t0
     units = sum(len(p.units) + len(p.inserted) for p in plans)
-    edges = sum(len(p.relations) + len(p.contains) + len(p.versions) for p in plans)
+    edges = sum(len(p.relations) + len(p.contains) + len(p.versions)
+                + sum(1 for u in p.units if u.get("parent")) for p in plans)
     _log(f"parsed {len(docs)} documents, {units} units, {edges} edges in {parse_s:.0f}s")
     root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-legal-"))
     inst = LocalInstance(root=root, cache_root=Path.home() / ".local/share/hopgraph/cache",
@@ -85,6 +86,8 @@ def main() -> int:
                      for r in p.relations]
         edge_rows += [{"source": r["parent"], "target": r["child"]} for p in plans
                       for r in p.contains]
+        edge_rows += [{"source": u["parent"], "target": u["id"]} for p in plans
+                      for u in p.units if u.get("parent")]
         edge_rows += [{"source": r["version"], "target": r["target"]} for p in plans
                       for r in p.versions]
 
