@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from hopgraph.agents import Embedder
 
 DEFAULT_BATCH_SIZE = 1000
-DERIVE_STEPS = ("legal/link_inserted_units", "legal/derive_unit_validity",
+DERIVE_STEPS = ("legal/link_inserted_units", "legal/derive_version_only_units",
+                "legal/derive_unit_validity",
                 "legal/derive_version_validity", "legal/derive_document_status")
 
 

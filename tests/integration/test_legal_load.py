@@ -84,6 +84,12 @@ def test_samples_load_end_to_end(runner: Neo4jRunner) -> None:
     nodes, _ = _dump(runner)
     assert not [n for n in nodes if n["id"].startswith("20/2018/NĐ-MAU:D1.K1.")]
     assert report.graph["unresolved"]["UnresolvedReference"] >= 3
+    # a clause that exists only in new wording becomes a unit of the amended law from then on
+    k3 = _one(runner, "01/2015/QH-MAU:D5.K3")
+    assert "Clause" in k3["labels"] and "Placeholder" not in k3["labels"]
+    assert k3["props"]["valid_from"].iso_format() == "2020-01-01"
+    assert ("01/2015/QH-MAU:D5", "01/2015/QH-MAU:D5.K3") in _edges(runner, "CONTAINS")
+    assert "placeholders" not in report.graph
 
 
 def test_load_order_does_not_change_the_graph(runner: Neo4jRunner) -> None:
@@ -156,7 +162,10 @@ def test_a_failing_document_changes_nothing(runner: Neo4jRunner) -> None:
     assert not [n for n in nodes if n["id"].startswith("20/2018/NĐ-MAU")
                 or n["id"].endswith("@20/2018/NĐ-MAU")]
     assert not [e for e in edges if e["source"].startswith("20/2018/NĐ-MAU")]
-    assert "12/2016/NĐ-MAU:D4.K1a" not in {n["id"] for n in nodes if "Clause" in n["labels"]}
+    # khoản 1a exists only through the later amendment's wording now (40/2023), not 20/2018
+    k1a = next(n for n in nodes if n["id"] == "12/2016/NĐ-MAU:D4.K1a")
+    assert k1a["props"]["supplemented_by"] == "40/2023/NĐ-MAU"
+    assert k1a["props"]["valid_from"].iso_format() == "2023-01-01"
     with pytest.raises(DatabaseError):
         failing.write_transaction([("legal/upsert_documents", {"rows": [
             {"id": "20/2018/NĐ-MAU", "props": {}}]})])

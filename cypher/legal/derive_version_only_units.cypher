@@ -1,0 +1,23 @@
+// purpose: Turn a Placeholder that exists only as the target of new wording (a clause or point the amended unit did not have) into a real unit of its loaded document, valid from its first version, contained by its parent; deterministic post-load step.
+// mode: write
+// returns: count
+MATCH (p:Placeholder)<-[:VERSION_OF]-(v:UnitVersion)
+WITH p, v ORDER BY v.valid_from, v.id
+WITH p, collect(v)[0] AS v0, min(v.valid_from) AS first
+MATCH (d:LegalNode {id: p.doc_id})
+WHERE d:Document
+SET p:LegalUnit, p.level = v0.level, p.number = v0.number, p.path = v0.path,
+    p.label = v0.label, p.citation = v0.citation, p.valid_from = first,
+    p.supplemented_by = v0.amended_by
+REMOVE p:Placeholder, p.kind
+FOREACH (_ IN CASE WHEN v0.level = 'Article' THEN [1] ELSE [] END | SET p:Article)
+FOREACH (_ IN CASE WHEN v0.level = 'Clause' THEN [1] ELSE [] END | SET p:Clause)
+FOREACH (_ IN CASE WHEN v0.level = 'Point' THEN [1] ELSE [] END | SET p:Point)
+FOREACH (_ IN CASE WHEN v0.level = 'Annex' THEN [1] ELSE [] END | SET p:Annex)
+WITH p, v0
+CALL (p, v0) {
+  MATCH (pv:UnitVersion)-[:CONTAINS]->(v0)
+  MATCH (pv)-[:VERSION_OF]->(pt)
+  MERGE (pt)-[:CONTAINS]->(p)
+}
+RETURN count(p) AS count
