@@ -34,7 +34,11 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
   amended | replaced | expiring; ``status_disagrees`` flags a contradiction with
   ``status_external`` (kept as evidence); ``expiry_stated`` is an end date the text states.
 - When new wording of an article has a clause the original lacks, that clause's version is
-  VERSION_OF a ``Placeholder`` (kind 'unit') with the would-be id; it stays a placeholder.
+  VERSION_OF the would-be id; once the amended document is loaded, the derive step
+  (``legal/derive_version_only_units``) turns that Placeholder into a real unit of the amended
+  document (level label, ``supplemented_by`` = amending doc, ``valid_from`` = first version,
+  contained by its parent, no text of its own: its wording is the version's).
+- ``legal/get_text_as_of`` (ids, as_of) returns the wording in force at a date per unit.
 - REFERS_TO from a unit to itself or to one of its ancestors (``Điều này`` inside that article,
   ``Luật này``) is not written. ``(unit)-[:REFERS_TO]->(Document)`` is written for a document cited
   by number without a unit. References inside new wording are read against the amended document
