@@ -15,6 +15,7 @@ from hopgraph.agents.biomed._cli import ask_bio, bio
 from hopgraph.agents.legal._cli import ask, qa
 from hopgraph.agents.sentences._cli import ask_sentences, eval_sentences
 from hopgraph.cli._db import db
+from hopgraph.cli._demo import demo
 from hopgraph.cli._groups import eval_, load
 from hopgraph.errors import HopgraphError
 from hopgraph.loaders.biomed._cli import primekg
@@ -54,6 +55,7 @@ def cli(ctx: click.Context, uri: str | None, user: str | None, password: str | N
 
 
 cli.add_command(db)
+cli.add_command(demo)
 cli.add_command(load)
 cli.add_command(eval_)
 # Area commands register below, one line each (e.g. load.add_command(legal_load)).

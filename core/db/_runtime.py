@@ -19,6 +19,7 @@ import shlex
 import shutil
 import signal
 import socket
+import string
 import subprocess
 import tempfile
 import time
@@ -174,7 +175,9 @@ class LocalInstance:
         if self.password_file.exists():
             return self.password_file.read_text().strip()
         self.root.mkdir(parents=True, exist_ok=True)
-        value = secrets.token_urlsafe(18)
+        # Letters and digits only: neo4j-admin reads a password starting with '-' as an option.
+        alphabet = string.ascii_letters + string.digits
+        value = "".join(secrets.choice(alphabet) for _ in range(24))
         fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as f:
             f.write(value + "\n")

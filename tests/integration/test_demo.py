@@ -1,0 +1,50 @@
+"""``hopgraph demo`` end to end on the real server: the README's first command, minus the start."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from hopgraph.cli import cli
+from hopgraph.db import Neo4jRunner
+from tests.integration.conftest import Server
+
+pytestmark = pytest.mark.integration
+
+
+def test_demo_loads_all_three_samples_and_answers_from_the_graph(
+        runner: Neo4jRunner, neo4j_server: Server) -> None:
+    result = CliRunner().invoke(cli, ["--uri", neo4j_server.uri, "demo", "--no-llm"],
+                                env={"NEO4J_PASSWORD": neo4j_server.password,
+                                     "HOPGRAPH_LLM_BASE_URL": ""})
+    out = result.output
+    assert result.exit_code == 0, out
+    assert f"using external server at {neo4j_server.uri}" in out
+
+    counts = {r["label"]: r["count"] for r in runner.read("admin/count_nodes")}
+    assert counts["Document"] >= 11 and counts["Clause"] > 0 and counts["UnitVersion"] > 0
+    assert counts["Drug"] > 0 and counts["Disease"] > 0
+    assert counts["Topic"] > 0 and counts["Core"] > 0
+
+    # Legal: as of 2024-06-01 the clause's wording in force is the one enacted by 40/2023.
+    legal = out[out.index("legal: ask"):out.index("biomed: load")]
+    assert "70%" in legal and "40/2023/NĐ-MAU" in legal and "retrieval_only" in legal
+    # Biomed: the two-hop question is answered from the sample graph, not guessed.
+    biomed = out[out.index("biomed: ask"):out.index("sentences: build")]
+    assert "Imatinib" in biomed.split("answer (")[-1]
+    # Sentences: path expansion crosses the bridge to the passage that holds the answer.
+    sentences = out[out.index("sentences: ask"):out.index("expected: Marylebone")]
+    assert "BRIDGE" in sentences and "He died in Marylebone" in sentences
+    assert "MATCH p =" in out
+
+
+def test_demo_is_repeatable(runner: Neo4jRunner, neo4j_server: Server) -> None:
+    args = ["--uri", neo4j_server.uri, "demo", "--no-llm", "--only", "legal"]
+    env = {"NEO4J_PASSWORD": neo4j_server.password, "HOPGRAPH_LLM_BASE_URL": ""}
+    first = CliRunner().invoke(cli, args, env=env)
+    assert first.exit_code == 0, first.output
+    before = {r["label"]: r["count"] for r in runner.read("admin/count_nodes")}
+    second = CliRunner().invoke(cli, args, env=env)
+    assert second.exit_code == 0, second.output
+    after = {r["label"]: r["count"] for r in runner.read("admin/count_nodes")}
+    assert after == before and "Drug" not in after
