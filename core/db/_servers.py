@@ -49,6 +49,11 @@ def local_instance(settings: Settings) -> LocalInstance:
     )
 
 
+def docker_started(settings: Settings) -> bool:
+    """True when the configured server is the Docker one hopgraph started."""
+    return (settings.runtime.home / _DOCKER_MARKER).exists()
+
+
 def docker_available() -> bool:
     """True when a Docker engine answers (not merely a docker client on PATH)."""
     try:

@@ -173,6 +173,24 @@ class BioLoader:
         return int(rec["nodes"]), int(rec["edges"])
 
 
+def read_edges(path: Path, stats: ReadStats) -> Iterable[EdgeRow]:
+    """Edges of a PrimeKG ``kg.csv`` or a names-only triplet TSV, chosen by the first line.
+
+    Raises:
+        IngestError: no such file, or a file in neither format.
+    """
+    if not path.is_file():
+        raise IngestError(f"{path}: no such file")
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        first = next((line for line in fh if line.strip() and not line.startswith("#")), "")
+    if first.startswith("relation,") or ",x_id," in first:
+        return read_kg_csv(path, stats)
+    if "\t" in first or not first.strip():
+        return read_triplet_tsv(path, stats)
+    raise IngestError(f"{path}: neither a PrimeKG kg.csv (header 'relation,…') nor a "
+                      "head<TAB>RELATION<TAB>tail file")
+
+
 def load_primekg(runner: QueryRunner, path: Path, *, alias_path: Path | None = None,
                  batch_size: int = DEFAULT_BATCH_SIZE,
                  progress: Callable[[int], None] | None = None) -> LoadReport:
@@ -199,15 +217,7 @@ def load_primekg(runner: QueryRunner, path: Path, *, alias_path: Path | None = N
     for p in alias_problems:
         stats.add(p)
     loader.write_relation_descriptions()
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        first = next((line for line in fh if line.strip() and not line.startswith("#")), "")
-    if first.startswith("relation,") or ",x_id," in first:
-        loader.write_edges(read_kg_csv(path, stats), report, table)
-    elif "\t" in first or not first.strip():
-        loader.write_edges(read_triplet_tsv(path, stats), report, table)
-    else:
-        raise IngestError(f"{path}: neither a PrimeKG kg.csv (header 'relation,…') nor a "
-                          "head<TAB>RELATION<TAB>tail file")
+    loader.write_edges(read_edges(path, stats), report, table)
     loader.apply_aliases(table, report)
     report.rows_read = stats.rows
     report.problems_by_reason = dict(stats.problems_by_reason)
