@@ -16,7 +16,7 @@ import re
 import statistics
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -158,8 +158,13 @@ class ConfigStats:
 
 def evaluate(regram: Regram, questions: Sequence[Question], *,
              configs: dict[str, RegramConfig] | None = None,
-             progress: Any = None) -> dict[str, Any]:
-    """Run every configuration on every question; return per-config aggregates and per-item rows."""
+             progress: Any = None,
+             on_item: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Run every configuration on every question; return per-config aggregates and per-item rows.
+
+    ``on_item`` receives each per-question row as soon as it is complete (benchmarks checkpoint
+    with it, so a long LLM run keeps the questions it finished).
+    """
     configs = configs or ABLATIONS
     stats = {name: ConfigStats() for name in configs}
     rows: list[dict[str, Any]] = []
@@ -191,9 +196,12 @@ def evaluate(regram: Regram, questions: Sequence[Question], *,
                 covered = bool(gold_ids[q.qid] & ans.region_ids)
                 s.gold_in_region += covered
             row[name] = {"choice": ans.choice, "correct": ok, "label": ans.label,
+                         "choice_source": ans.choice_source, "seconds": round(s.seconds[-1], 3),
                          "modes": [h.mode.value for h in ans.hops], "gold_in_region": covered,
                          "region_size": [len(h.region.triplets) for h in ans.hops]}
         rows.append(row)
+        if on_item is not None:
+            on_item(row)
         if progress is not None:
             progress(1)
     return {"configs": {k: v.as_dict() for k, v in stats.items()}, "items": rows}

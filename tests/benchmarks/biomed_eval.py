@@ -21,7 +21,9 @@ import shutil
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from hopgraph.agents._embedders import build_embedder
 from hopgraph.agents.biomed._build import build_llm, build_nlp
@@ -85,6 +87,9 @@ def main() -> None:
     ap.add_argument("--local-llm", action="store_true",
                     help="serve the bundled SmolLM2-135M (hopgraph llm serve) and answer with it")
     ap.add_argument("--skip-latency", action="store_true")
+    ap.add_argument("--compare-no-llm", action="store_true",
+                    help="also run the configs without the LLM on the same questions (rows "
+                         "'no_llm:<config>'), before the LLM rows")
     args = ap.parse_args()
     settings = Settings.from_env()
     configs = {n: ABLATIONS[n] for n in args.configs.split(",")}
@@ -108,8 +113,30 @@ def main() -> None:
         linker = MemoLinker(EntityLinker(runner, nlp=build_nlp()))
         embedder = MemoEmbedder(build_embedder("all-MiniLM-L6-v2", settings.embedder.cache_dir))
         regram = Regram(runner, embedder, linker, llm=build_llm(settings))
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        partial = RESULTS / f"{args.out}.partial.jsonl"
+        partial.write_text("")
+
+        def checkpoint(prefix: str) -> Callable[[dict[str, Any]], None]:
+            # One line per finished question, so a long LLM run keeps what it measured.
+            def write(row: dict[str, Any]) -> None:
+                with partial.open("a") as f:
+                    f.write(json.dumps({"run": prefix, "load_avg_1m": os.getloadavg()[0], **row})
+                            + "\n")
+            return write
+
         started = time.perf_counter()
-        result = evaluate(regram, questions, configs=configs)
+        baseline: dict[str, Any] | None = None
+        if args.compare_no_llm and regram.llm_model is not None:
+            # The same questions, same graph, same linker and embedder, without the LLM.
+            baseline = evaluate(Regram(runner, embedder, linker), questions, configs=configs,
+                                on_item=checkpoint("no_llm"))
+        result = evaluate(regram, questions, configs=configs,
+                          on_item=checkpoint("llm" if regram.llm_model else "no_llm"))
+        if baseline is not None:
+            result["configs"].update({f"no_llm:{k}": v for k, v in baseline["configs"].items()})
+            for row, base_row in zip(result["items"], baseline["items"], strict=True):
+                row.update({f"no_llm:{k}": base_row[k] for k in configs})
         eval_s = time.perf_counter() - started
         seed_sets = []
         texts = []
@@ -128,7 +155,8 @@ def main() -> None:
                               "llm": regram.llm_model,
                               "answerer": "configured LLM" if regram.llm_model else
                               "deterministic KG scorer (no LLM configured)",
-                              "host_load_avg_1m": os.getloadavg()[0]}
+                              "host_load_avg_1m": os.getloadavg()[0],
+                              "compare_no_llm": baseline is not None}
         driver.close()
     finally:
         inst.stop()

@@ -53,6 +53,8 @@ def main() -> None:
     parser.add_argument("--max-evidence", type=int, default=4,
                         help="evidence items shown to the writer (SmolLM2's context is small)")
     parser.add_argument("--item-chars", type=int, default=300)
+    parser.add_argument("--llm-timeout", type=float, default=60.0,
+                        help="seconds per LLM request (raise it on a busy machine)")
     args = parser.parse_args()
     questions = load_questions(SAMPLES_DIR / "questions.json")
     questions += load_questions(HERE / "legal_qa_unanswerable.json")
@@ -81,7 +83,7 @@ def main() -> None:
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 base_url = f"http://127.0.0.1:{port}/v1"
                 wait_until_ready(base_url, timeout_s=120.0)
-            chat = OpenAIChatModel(base_url=base_url, model=model, timeout_s=60.0)
+            chat = OpenAIChatModel(base_url=base_url, model=model, timeout_s=args.llm_timeout)
         qa = LegalQA(runner, embedder, chat, options=QAOptions(
             max_evidence=args.max_evidence, item_chars=args.item_chars))
         started = time.perf_counter()

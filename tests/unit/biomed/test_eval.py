@@ -38,3 +38,15 @@ def test_evaluate_reports_every_config(tmp_path: Path) -> None:
     assert full["answered"] == 3 and full["gold_in_graph"] == 3
     assert full["gold_entity_coverage"] == 1.0 and full["accuracy"] == 1.0
     assert report["configs"]["no_multihop"]["modes_per_hop"]
+
+
+def test_evaluate_hands_each_finished_question_to_on_item(tmp_path: Path) -> None:
+    qs = load_questions(_data(tmp_path), per_dataset=2, seed=1)
+    seen: list[dict[str, object]] = []
+    report = evaluate(Regram(_runner(), BagEmbedder(), MemoLinker(EntityLinker(_runner()))), qs,
+                      configs={"regram": ABLATIONS["regram"]}, on_item=seen.append)
+    assert [r["qid"] for r in seen] == [q.qid for q in qs]
+    assert seen == report["items"]
+    first = seen[0]["regram"]
+    assert isinstance(first, dict) and first["correct"] is True
+    assert first["seconds"] >= 0 and first["choice_source"] in {"kg-support", "similarity"}
