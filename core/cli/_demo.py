@@ -23,6 +23,8 @@ from hopgraph.db._servers import ensure_server
 from hopgraph.settings import Settings
 
 AREAS = ("legal", "biomed", "sentences")
+LEGAL_QUESTIONS = 3
+ANSWER_LINES = 8
 EXAMPLE_CYPHER = (
     ("Every wording of one clause and the documents that enacted them",
      "MATCH p = (:LegalUnit)-[:AMENDS]->(u:LegalUnit {id: '12/2016/NĐ-MAU:D3.K2'})"
@@ -55,16 +57,18 @@ def _legal(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
         report = load_legal(runner, embedder, [SAMPLES_DIR], batch_size=settings.batch_size)
         click.echo("   " + report.summary().replace("\n", "\n   "))
     questions = json.loads((SAMPLES_DIR / "questions.json").read_text(encoding="utf-8"))
-    q = questions["questions"][0]
-    with _step("legal: ask a sample question"):
-        chat = chat_model_from(settings) if with_llm else None
-        answer = LegalQA(runner, embedder, chat, options=QAOptions()).ask(
-            q["question"], as_of=q.get("as_of"), use_llm=chat is not None)
-        click.echo(f"   Q ({q['as_of']}): {q['question']}")
-        for line in answer.text.splitlines()[:12]:
-            click.echo(f"   | {line}")
-        click.echo(f"   [{answer.status}; route {' → '.join(answer.route)}]")
-        click.echo(f"   expected: {q['answer']}")
+    chat = chat_model_from(settings) if with_llm else None
+    qa = LegalQA(runner, embedder, chat, options=QAOptions())
+    # The same clause asked at three dates: amended wording in force, an earlier wording, and an
+    # amendment that is enacted but not yet in force.
+    for q in questions["questions"][:LEGAL_QUESTIONS]:
+        with _step(f"legal: ask sample question {q['id']} (as of {q['as_of']})"):
+            answer = qa.ask(q["question"], as_of=q.get("as_of"), use_llm=chat is not None)
+            click.echo(f"   Q: {q['question']}")
+            for line in answer.text.splitlines()[:ANSWER_LINES]:
+                click.echo(f"   | {line}")
+            click.echo(f"   [{answer.status}; route {' → '.join(answer.route)}]")
+            click.echo(f"   expected: {q['answer']}")
 
 
 def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
