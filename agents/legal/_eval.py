@@ -134,8 +134,13 @@ def evaluate(
     name: str = "full",
     use_llm: bool = True,
     judge_model: ChatModel | None = None,
+    on_question: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> RowResult:
-    """Ask every question and score the answers."""
+    """Ask every question and score the answers.
+
+    ``on_question(row name, record)`` receives each question's record as soon as it is scored
+    (a long LLM run can checkpoint partial rows with it).
+    """
     row = RowResult(name=name, use_llm=use_llm)
     f1s: list[float] = []
     precisions: list[float] = []
@@ -165,7 +170,9 @@ def evaluate(
         record: dict[str, Any] = {"id": q.id, "status": answer.status,
                                   "citations": [c.node_id for c in answer.citations],
                                   "tokens": answer.total_tokens,
-                                  "latency_s": round(answer.latency_s, 3)}
+                                  "latency_s": round(answer.latency_s, 3),
+                                  "per_agent": {a: [round(per_agent_q[a], 3), per_agent_t[a]]
+                                                for a in sorted(per_agent_q)}}
         if q.expects_answer:
             abst_ans.append(abstained)
             f1 = token_f1(answer.text, q.answer) if not abstained else 0.0
@@ -182,6 +189,8 @@ def evaluate(
         else:
             abst_unans.append(abstained)
         row.per_question.append(record)
+        if on_question is not None:
+            on_question(name, record)
     row.n = len(questions)
     row.answered = sum(1 for q in row.per_question if q["status"] not in ABSTAINING)
     row.token_f1 = _mean(f1s)
@@ -210,20 +219,24 @@ def run_ablations(
     judge_model: ChatModel | None = None,
     rows: Sequence[str] = tuple(ABLATIONS),
     on_row: Callable[[list[RowResult]], None] | None = None,
+    on_question: Callable[[str, dict[str, Any]], None] | None = None,
+    retrieval_only_rows: bool = True,
 ) -> list[RowResult]:
     """The retrieval-only rows (graph, flat, reflective with deterministic grading), then (with
-    an LLM) the full pipeline and its ablations."""
+    an LLM) the full pipeline and its ablations (``retrieval_only_rows=False`` skips the
+    former)."""
     plan: list[tuple[str, LegalQA, bool]] = [
         ("retrieval_only", qa, False),
         ("retrieval_only_flat", qa.with_options(flat_retrieval=True), False),
         ("retrieval_only_reflective", qa.with_options(reflective=True), False),
-    ]
+    ] if retrieval_only_rows else []
     if with_llm:
         plan += [(name, qa.with_options(**ABLATIONS[name]), True) for name in rows]
     out: list[RowResult] = []
     for name, engine, use_llm in plan:
         out.append(evaluate(engine, questions, name=name, use_llm=use_llm,
-                            judge_model=judge_model if use_llm else None))
+                            judge_model=judge_model if use_llm else None,
+                            on_question=on_question))
         if on_row is not None:
             on_row(out)
     return out

@@ -53,6 +53,10 @@ def main() -> None:
     parser.add_argument("--max-evidence", type=int, default=4,
                         help="evidence items shown to the writer (SmolLM2's context is small)")
     parser.add_argument("--item-chars", type=int, default=300)
+    parser.add_argument("--out", default=None,
+                        help="results name (default legal_qa, or legal_qa_no_llm with --no-llm)")
+    parser.add_argument("--skip-retrieval-only", action="store_true",
+                        help="only the LLM rows (e.g. a second process for other rows)")
     parser.add_argument("--llm-timeout", type=float, default=60.0,
                         help="seconds per LLM request (raise it on a busy machine)")
     args = parser.parse_args()
@@ -87,7 +91,16 @@ def main() -> None:
         qa = LegalQA(runner, embedder, chat, options=QAOptions(
             max_evidence=args.max_evidence, item_chars=args.item_chars))
         started = time.perf_counter()
-        name = "legal_qa_no_llm" if args.no_llm else "legal_qa"
+        name = args.out or ("legal_qa_no_llm" if args.no_llm else "legal_qa")
+        RESULTS.mkdir(exist_ok=True)
+        per_question = RESULTS / f"{name}.questions.jsonl"
+        per_question.write_text("")
+
+        def question_done(row: str, record: dict[str, object]) -> None:
+            # One line per scored question: a row cut short still leaves its questions.
+            with per_question.open("a", encoding="utf-8") as f:
+                f.write(json.dumps({"row": row, "load_avg_1m": os.getloadavg()[0], **record},
+                                   ensure_ascii=False) + "\n")
 
         def checkpoint(done: list[RowResult]) -> None:
             # Rows are written as they finish, so a long run on a busy machine keeps its results.
@@ -104,7 +117,9 @@ def main() -> None:
 
         rows = run_ablations(qa, questions, with_llm=chat is not None,
                              judge_model=chat if args.judge else None,
-                             rows=[r for r in args.rows.split(",") if r], on_row=checkpoint)
+                             rows=[r for r in args.rows.split(",") if r], on_row=checkpoint,
+                             on_question=question_done,
+                             retrieval_only_rows=not args.skip_retrieval_only)
         eval_s = time.perf_counter() - started
         header = (
             f"# Legal QA evaluation\n\nCorpus: shipped samples ({report.summary().splitlines()[0]}), loaded in "

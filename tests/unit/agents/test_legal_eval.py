@@ -43,3 +43,21 @@ def test_run_ablations_scores_every_row() -> None:
     assert ro.citation_recall == pytest.approx(1.0) and ro.abstention_unanswerable == 1.0
     assert rows[3].status.get("retrieval_only") == 1  # empty draft -> evidence fallback
     assert "| full | yes | 2 |" in render_markdown(rows, header="# t")
+
+
+def test_run_ablations_reports_each_question_and_can_skip_retrieval_only_rows() -> None:
+    questions = [
+        QAQuestion(id="q", question="Mức thanh toán khi khám trái tuyến tại tuyến trung ương?",
+                   as_of="2024-06-01", gold_unit_ids=[NEW.node_id], answer="70% chi phí"),
+        QAQuestion(id="u", question="Xin chào", answerable=False),
+    ]
+    qa = LegalQA(chat=FakeChat(['{"sentences": []}']), retriever=FakeRetriever(),
+                 today=date(2025, 1, 1))
+    seen: list[tuple[str, dict[str, object]]] = []
+    rows = run_ablations(qa, questions, with_llm=True, rows=["no_auditor"],
+                         retrieval_only_rows=False,
+                         on_question=lambda row, rec: seen.append((row, rec)))
+    assert [r.name for r in rows] == ["no_auditor"]
+    assert [(row, rec["id"]) for row, rec in seen] == [("no_auditor", "q"), ("no_auditor", "u")]
+    assert [rec for _, rec in seen] == rows[0].per_question
+    assert "citation_r" in seen[0][1] and isinstance(seen[0][1]["per_agent"], dict)
