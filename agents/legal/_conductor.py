@@ -109,6 +109,17 @@ class _DraftReply(BaseModel):
     sentences: list[_DraftItem]
 
 
+
+def _evidence_id(label: str, labels: dict[str, str]) -> str:
+    """The node id behind an evidence label as a model writes it: ``E1``, ``[E1]``, ``e1``, ``(E1)``.
+
+    Anything else (e.g. a node id copied from the evidence) is returned stripped, for the Auditor
+    to judge.
+    """
+    raw = label.strip()
+    key = raw.strip("[]() ").upper()
+    return labels.get(key, raw)
+
 class LegalQA:
     """Answers questions about regulations with citations, validity notes and honest abstention.
 
@@ -307,7 +318,7 @@ class LegalQA:
                 failure = "the LLM reply was not the JSON asked for"
                 continue
             draft = [
-                DraftSentence(s.text.strip(), tuple(labels.get(e.strip(), e.strip())
+                DraftSentence(s.text.strip(), tuple(_evidence_id(e, labels)
                                                      for e in s.evidence))
                 for s in reply.sentences if s.text.strip()
             ]

@@ -6,6 +6,7 @@ import json
 from datetime import date
 
 from hopgraph.agents.legal import Auditor, DraftSentence, Interpreter, LegalQA, QAOptions
+from hopgraph.agents.legal._conductor import _evidence_id
 from tests.unit.agents.fakes import DOWN, EVIDENCE, NEW, OLD, FakeChat, FakeRetriever, item
 
 TODAY = date(2025, 1, 1)
@@ -224,3 +225,13 @@ def test_reflective_loop_stops_when_a_rewrite_finds_relevant_units() -> None:
         question)
     assert len(retriever.calls) == 2
     assert answer.status == "retrieval_only" and answer.citations[0].node_id == good.node_id
+
+
+
+def test_evidence_labels_are_read_as_models_write_them() -> None:
+    labels = {"E1": NEW.node_id, "E2": OLD.node_id}
+    assert [_evidence_id(x, labels) for x in ("E1", "[E1]", " e2 ", "(E2)")] == [
+        NEW.node_id, NEW.node_id, OLD.node_id, OLD.node_id]
+    # Not a label: passed on unchanged for the Auditor to judge (it ignores unknown ids).
+    assert _evidence_id(" 12/2016/NĐ-MAU:D3.K2 ", labels) == "12/2016/NĐ-MAU:D3.K2"
+    assert _evidence_id("E9", labels) == "E9"
