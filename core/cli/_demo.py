@@ -2,8 +2,8 @@
 
 Starts (or reuses) a Neo4j server, installs the schema, loads the three bundled sample corpora
 (fictional Vietnamese regulations, hand-written biomedical triplets, a small English sentence
-corpus), answers one sample question per area and prints where to explore the graph in Neo4j
-Browser. Without ``HOPGRAPH_LLM_BASE_URL`` every answer is retrieval-only (no API key needed).
+corpus), answers sample questions (three legal ones: the same clause at three dates; one
+biomedical; one sentence-graph) and prints where to explore the graph in Neo4j Browser. Without ``HOPGRAPH_LLM_BASE_URL`` every answer is retrieval-only (no API key needed).
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ _RUNNERS: dict[str, Callable[[Neo4jRunner, Settings, bool], Any]] = {
 @click.option("--no-llm", is_flag=True, help="Retrieval-only answers even if an LLM is configured.")
 @click.pass_context
 def demo(ctx: click.Context, areas: tuple[str, ...], no_llm: bool) -> None:
-    """Start Neo4j, load the bundled samples, answer a question per area, show the Browser."""
+    """Start Neo4j, load the bundled samples, answer sample questions, show the Browser."""
     settings = settings_of(ctx)
     with _step("Neo4j"):
         conn, started = ensure_server(settings)

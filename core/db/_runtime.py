@@ -214,11 +214,7 @@ class LocalInstance:
                     f"port {port} ({what}) is taken by another process; stop it or choose "
                     "other ports with HOPGRAPH_BOLT_PORT / HOPGRAPH_HTTP_PORT"
                 )
-        home = assemble(self.cache_root)
-        self._write_conf(home)
-        env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(self.conf_dir)}
-        if not (self.root / "data" / "dbms").exists():
-            self._admin(home, env, ["dbms", "set-initial-password", self.password()])
+        home, env = self._prepare()
         command = self._server_command(home, env)
         self.console_log.parent.mkdir(parents=True, exist_ok=True)
         with open(self.console_log, "ab") as log:
@@ -256,7 +252,7 @@ class LocalInstance:
         return True
 
     def bulk_import(self, nodes: Sequence[Path], relationships: Sequence[Path], *,
-                    array_delimiter: str = "U+001F") -> str:
+                    array_delimiter: str) -> str:
         """Replace the ``neo4j`` database with CSV files via ``neo4j-admin database import full``.
 
         The server must be stopped (the import writes store files directly). Whatever the
@@ -270,17 +266,25 @@ class LocalInstance:
         if pid is not None:
             raise RuntimeSetupError(
                 f"the local Neo4j is running (pid {pid}); bulk import needs it stopped")
+        home, env = self._prepare()
+        args = ["database", "import", "full", "neo4j", "--overwrite-destination=true",
+                f"--array-delimiter=U+{ord(array_delimiter):04X}", "--multiline-fields=true",
+                f"--report-file={self.root / 'logs' / 'import.report'}",
+                *(f"--nodes={p}" for p in nodes), *(f"--relationships={p}" for p in relationships)]
+        out = self._java(home, "org.neo4j.server.startup.Neo4jAdminCommand", args, env)
+        return "\n".join(out.strip().splitlines()[-6:])
+
+    def _prepare(self) -> tuple[Path, dict[str, str]]:
+        """Assemble NEO4J_HOME if needed, write the configuration, set the initial password once.
+
+        Returns the home and the environment the launcher and the admin tool run with.
+        """
         home = assemble(self.cache_root)
         self._write_conf(home)
         env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(self.conf_dir)}
         if not (self.root / "data" / "dbms").exists():
             self._admin(home, env, ["dbms", "set-initial-password", self.password()])
-        args = ["database", "import", "full", "neo4j", "--overwrite-destination=true",
-                f"--array-delimiter={array_delimiter}", "--multiline-fields=true",
-                f"--report-file={self.root / 'logs' / 'import.report'}",
-                *(f"--nodes={p}" for p in nodes), *(f"--relationships={p}" for p in relationships)]
-        out = self._java(home, "org.neo4j.server.startup.Neo4jAdminCommand", args, env)
-        return "\n".join(out.strip().splitlines()[-6:])
+        return home, env
 
     def _write_conf(self, home: Path) -> None:
         for sub in ("data", "logs", "run", "import", "conf"):

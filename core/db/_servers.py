@@ -72,7 +72,7 @@ def resolve_connection(settings: Settings) -> Connection:
     if n.uri:
         return Connection("external", n.uri, n.user, n.password, n.database, None)
     inst = local_instance(settings)
-    kind: ServerKind = "docker" if (settings.runtime.home / _DOCKER_MARKER).exists() else "local"
+    kind: ServerKind = "docker" if docker_started(settings) else "local"
     password = n.password or inst.password()
     return Connection(kind, inst.uri, n.user, password, n.database, inst.browser_url)
 
@@ -171,7 +171,6 @@ def ensure_server(settings: Settings) -> tuple[Connection, bool]:
     if settings.neo4j.uri:
         return resolve_connection(settings), False
     inst = local_instance(settings)
-    docker_started = (settings.runtime.home / _DOCKER_MARKER).exists()
-    if inst.running_pid() is not None or docker_started:
+    if inst.running_pid() is not None or docker_started(settings):
         return resolve_connection(settings), False
     return start_server(settings), True

@@ -37,16 +37,15 @@ NODE_HEADER = ["id:ID(BioEntity)", "name", "node_type", "source", "source_id", "
 EDGE_HEADER = [":START_ID(BioEntity)", ":END_ID(BioEntity)", ":TYPE", "relation",
                "display_relation", "origin"]
 _REL_INDEX = {rel: i for i, rel in enumerate(BioRel)}
+MAX_ENTITIES = 1 << 28
 
 
 @dataclass
 class ImportFiles:
-    """The CSV files written for the importer, and what they hold."""
+    """The CSV files written for the importer, and how many input rows repeated an edge."""
 
     nodes: Path
     edges: Path
-    node_count: int
-    edge_count: int
     duplicate_rows: int
 
 
@@ -102,7 +101,7 @@ def write_import_files(edges: Iterable[EdgeRow], out_dir: Path,
     nodes_path, edges_path = out_dir / "bio_nodes.csv", out_dir / "bio_edges.csv"
     index: dict[str, int] = {}
     seen_edges: set[int] = set()
-    written = duplicates = 0
+    duplicates = 0
     with nodes_path.open("w", newline="", encoding="utf-8") as nf, \
             edges_path.open("w", newline="", encoding="utf-8") as ef:
         nodes_out, edges_out = csv.writer(nf), csv.writer(ef)
@@ -113,6 +112,9 @@ def write_import_files(edges: Iterable[EdgeRow], out_dir: Path,
             for node in (edge.head, edge.tail):
                 i = index.get(node.id)
                 if i is None:
+                    if len(index) >= MAX_ENTITIES:
+                        raise IngestError(f"more than {MAX_ENTITIES} entities: beyond the bulk "
+                                          "importer's edge key")
                     i = index[node.id] = len(index)
                     names = list(dict.fromkeys(aliases.get(node.name, [])))
                     nodes_out.writerow([
@@ -120,7 +122,7 @@ def write_import_files(edges: Iterable[EdgeRow], out_dir: Path,
                         ARRAY_DELIMITER.join(names), " | ".join([node.name, *names]),
                         f"BioEntity{ARRAY_DELIMITER}{node.type.value}"])
                 ends.append(i)
-            # Exact key: entity indexes < 2^28, relation index < 2^8.
+            # Exact key: entity indexes < MAX_ENTITIES (2^28), relation index < 2^8.
             key = (ends[0] << 36) | (_REL_INDEX[edge.rel] << 28) | ends[1]
             if key in seen_edges:
                 duplicates += 1
@@ -128,10 +130,7 @@ def write_import_files(edges: Iterable[EdgeRow], out_dir: Path,
             seen_edges.add(key)
             edges_out.writerow([edge.head.id, edge.tail.id, edge.rel.value, edge.relation,
                                 edge.display_relation, edge.origin])
-            written += 1
-    if len(index) >= 1 << 28:
-        raise IngestError(f"{len(index)} entities: more than the bulk importer's key allows")
-    return ImportFiles(nodes_path, edges_path, len(index), written, duplicates)
+    return ImportFiles(nodes_path, edges_path, duplicates)
 
 
 def bulk_import_primekg(instance: LocalInstance, path: Path, *, dimension: int,
@@ -179,7 +178,7 @@ def bulk_import_primekg(instance: LocalInstance, path: Path, *, dimension: int,
         report.stop_s = time.perf_counter() - t
         t = time.perf_counter()
         report.importer_summary = instance.bulk_import(
-            [files.nodes], [files.edges], array_delimiter="U+001F")
+            [files.nodes], [files.edges], array_delimiter=ARRAY_DELIMITER)
         report.import_s = time.perf_counter() - t
     finally:
         for f in (out / "bio_nodes.csv", out / "bio_edges.csv"):
