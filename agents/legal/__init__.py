@@ -3,9 +3,11 @@
 The entry object is :class:`LegalQA`; ``LegalQA(runner, embedder, chat).ask(question, as_of=…,
 use_llm=…)`` returns an :class:`Answer` (text, claims with evidence ids and Auditor verdicts,
 citations, route, per-agent tokens and latency). With ``chat=None`` or ``use_llm=False`` the
-answer is retrieval-only extracted evidence with citations and validity chains.
+answer is retrieval-only extracted evidence with citations and validity chains; it abstains, saying
+why, when the best evidence misses the question's subject (``QAOptions.abstention``).
 """
 
+from hopgraph.agents.legal._abstention import AbstentionRule
 from hopgraph.agents.legal._auditor import Auditor, AuditReport, DraftSentence
 from hopgraph.agents.legal._conductor import LegalQA, QAOptions
 from hopgraph.agents.legal._interpreter import Interpreter
@@ -29,7 +31,7 @@ from hopgraph.agents.legal._types import (
 )
 
 __all__ = [
-    "AgentStep", "Answer", "AuditReport", "Auditor", "Citation", "Claim", "DocRef",
+    "AbstentionRule", "AgentStep", "Answer", "AuditReport", "Auditor", "Citation", "Claim", "DocRef",
     "DraftSentence", "EvidenceSet", "Interpretation", "Interpreter", "LegalQA", "Pathfinder",
     "QAOptions", "ReflectiveLoop", "Retriever", "UnitRef", "format_citation", "parse_dates",
     "parse_document_numbers", "parse_unit_references",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import click
@@ -45,16 +45,22 @@ def _qa(settings: Settings, *, no_llm: bool, options: QAOptions) -> Iterator[Leg
 @click.option("--reflective", is_flag=True, help="Self-reflective loop (grading, rewrites).")
 @click.option("-k", "k", type=click.IntRange(1, 50), default=5, show_default=True,
               help="Seeds per sub-question.")
+@click.option("--no-abstain", is_flag=True,
+              help="Never abstain from a retrieval-only answer because its best evidence misses "
+                   "the question's subject (the abstention rule is on by default).")
 @click.pass_context
 def ask(ctx: click.Context, question: str, as_of: str | None, as_json: bool, no_llm: bool,
-        reflective: bool, k: int) -> None:
+        reflective: bool, k: int, no_abstain: bool) -> None:
     """Answer a question about the loaded regulations, with citations.
 
     Uses the LLM at HOPGRAPH_LLM_BASE_URL when set (start one with `hopgraph llm serve`);
     otherwise, or with --no-llm, answers with the applicable units as extracted evidence.
     """
     settings = settings_of(ctx)
-    with _qa(settings, no_llm=no_llm, options=QAOptions(k=k, reflective=reflective)) as qa:
+    options = QAOptions(k=k, reflective=reflective)
+    if no_abstain:
+        options = replace(options, abstention=None)
+    with _qa(settings, no_llm=no_llm, options=options) as qa:
         answer = qa.ask(question, as_of=as_of, use_llm=not no_llm)
     if as_json:
         click.echo(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2))

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from hopgraph.agents._embedders import Embedder
 from hopgraph.agents._llm import ChatModel, Usage, parse_json_reply
+from hopgraph.agents.legal._abstention import DEFAULT_ABSTENTION, AbstentionRule
 from hopgraph.agents.legal._auditor import Auditor, DraftSentence
 from hopgraph.agents.legal._interpreter import Interpreter
 from hopgraph.agents.legal._parsing import fold, format_citation
@@ -81,6 +82,9 @@ class QAOptions:
         item_chars: characters of each evidence text shown to the writer.
         writer_tokens: completion budget of the writer.
         max_listed: units listed in a retrieval-only answer.
+        abstention: the rule that lets a retrieval-only answer abstain when its best evidence
+            misses the question's subject (:class:`AbstentionRule`); ``None`` never abstains
+            on that ground (the behaviour before the rule existed).
     """
 
     k: int = DEFAULT_SEEDS
@@ -93,6 +97,7 @@ class QAOptions:
     item_chars: int = DEFAULT_ITEM_CHARS
     writer_tokens: int = DEFAULT_WRITER_TOKENS
     max_listed: int = 5
+    abstention: AbstentionRule | None = DEFAULT_ABSTENTION
 
 
 class _DraftItem(BaseModel):
@@ -244,12 +249,12 @@ class LegalQA:
         if not llm_on:
             reason = ("no LLM configured" if self.chat is None
                       else "LLM disabled for this question (use_llm=False)")
-            return self._retrieval_only(day, items, base, reason)
+            return self._retrieval_only(question, day, items, base, reason)
         draft, step, failure = self._write(question, day, items, feedback=None)
         route.append("writer")
         steps.append(step)
         if failure is not None:
-            return self._retrieval_only(day, items, base, failure)
+            return self._retrieval_only(question, day, items, base, failure)
         if not self.options.use_auditor:
             claims = [Claim(s.text, [i for i in s.evidence_ids if i in
                                      {it.node_id for it in items}], "unchecked") for s in draft]
@@ -342,8 +347,16 @@ class LegalQA:
     # -- answers -------------------------------------------------------------------------------
 
     def _retrieval_only(
-        self, day: date | None, items: list[ContextItem], base: dict[str, object], reason: str
+        self, question: str, day: date | None, items: list[ContextItem],
+        base: dict[str, object], reason: str,
     ) -> Answer:
+        rule = self.options.abstention
+        off_topic = rule.reason_to_abstain(question, items) if rule is not None else None
+        if off_topic is not None:
+            # Without an LLM nothing else judges relevance: extracted evidence about another
+            # subject would read as an answer, so the retrieval-only answer abstains instead.
+            return self._abstain(question, day, items, False, base,
+                                 f"{reason}; retrieval-only abstention: {off_topic}")
         listed = _listing(items, self.options.max_listed)
         lines = [RETRIEVAL_ONLY_LABEL]
         if day:

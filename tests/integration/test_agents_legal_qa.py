@@ -89,3 +89,34 @@ def test_cli_ask_json_without_llm(loaded: Neo4jRunner, schema_installed: Server)
     assert data["status"] == "retrieval_only" and data["mode"] == "retrieval_only"
     assert set(data["route"]) == {"interpreter", "pathfinder"}
     assert {c["node_id"] for c in data["citations"]} & GOLD_Q01
+
+
+# One of tests/benchmarks/legal_qa_unanswerable.json: driving licences are not in the samples.
+UNANSWERABLE = "Điều kiện để được cấp giấy phép lái xe hạng B2 là gì?"
+
+
+def test_retrieval_only_abstains_when_the_evidence_misses_the_subject(
+        loaded: Neo4jRunner, embedder: Embedder) -> None:
+    answer = LegalQA(loaded, embedder).ask(UNANSWERABLE, use_llm=False)
+    assert answer.status == "abstained" and answer.citations == [], answer.text
+    assert answer.fallback_reason and "retrieval-only abstention" in answer.fallback_reason
+    assert "content words" in answer.text  # the reason is part of the answer
+    assert answer.evidence_items()  # it abstains on what it found, not on an empty search
+    answered = LegalQA(loaded, embedder).ask(Q01, as_of="2024-06-01", use_llm=False)
+    assert answered.status == "retrieval_only"
+    switched_off = LegalQA(loaded, embedder, options=QAOptions(abstention=None)).ask(
+        UNANSWERABLE, use_llm=False)
+    assert switched_off.status == "retrieval_only" and switched_off.citations
+
+
+def test_cli_ask_states_the_abstention_and_no_abstain_switches_it_off(
+        loaded: Neo4jRunner, schema_installed: Server) -> None:
+    base = ["--uri", schema_installed.uri, "--user", schema_installed.user, "--password",
+            schema_installed.password, "ask", UNANSWERABLE, "--no-llm"]
+    env = {"HOPGRAPH_LLM_BASE_URL": ""}
+    result = CliRunner().invoke(cli, base, env=env)
+    assert result.exit_code == 0, result.output
+    assert "[abstained;" in result.output and "retrieval-only abstention" in result.output
+    result = CliRunner().invoke(cli, [*base, "--json", "--no-abstain"], env=env)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["status"] == "retrieval_only"
