@@ -107,7 +107,9 @@ class SentenceTransformerEmbedder:
 
     @property
     def dimension(self) -> int:
-        dim = self._model.get_sentence_embedding_dimension()
+        # sentence-transformers 5+ renamed the getter; the old name now warns (an error in tests).
+        getter = getattr(self._model, "get_embedding_dimension", None)
+        dim = getter() if getter is not None else self._model.get_sentence_embedding_dimension()
         return int(dim) if dim is not None else 0
 
     def embed_documents(self, texts: Sequence[str]) -> list[Vector]:

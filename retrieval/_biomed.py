@@ -4,10 +4,19 @@
 weight map as a parameter (paper Table 7, extended to every :class:`BioRel` through its family);
 :func:`select_region` re-ranks the candidates with weighted MMR (Eq. 1, λ = 0.7, K = 15) and
 returns a :class:`Region`, the hard boundary G_q = (V_q, E_q) that later lookups are held to.
+
+MMR needs one vector per candidate triplet, the embedding of its verbalised text
+(:func:`triplet_text`). The loader can precompute them (``hopgraph load primekg --embed-triplets``):
+each edge then carries ``embedding`` (float32 little-endian bytes, :func:`encode_vector`) and
+``embedding_key`` (:func:`triplet_embedding_key`: model, dimension and a fingerprint of the
+verbalisation). :func:`collect_candidates` returns a stored vector only when its key is the
+embedder's, and :func:`select_region` embeds at query time only the candidates without one, so the
+selection is the same with or without stored vectors.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -16,6 +25,7 @@ import numpy as np
 
 from hopgraph.agents._embedders import Embedder
 from hopgraph.db import QueryRunner
+from hopgraph.errors import RetrievalError
 from hopgraph.graph_models import RELATION_SPECS, BioRel
 from hopgraph.graph_models._vocab import BioType
 
@@ -23,6 +33,9 @@ DEFAULT_K = 15
 DEFAULT_LAMBDA = 0.7
 DEFAULT_PER_ENTITY_LIMIT = 60
 DEFAULT_WEIGHT = 1.0
+# Bump when triplet_text changes shape: stored vectors of the old text then stop matching.
+VERBALISATION_VERSION = 1
+VECTOR_DTYPE = np.dtype("<f4")
 
 
 class Domain(StrEnum):
@@ -76,9 +89,57 @@ class Triplet:
 
     def text(self) -> str:
         """The verbalised triplet (relation description map)."""
-        spec = RELATION_SPECS.get(BioRel(self.relation)) if self.relation in BioRel.__members__ else None
-        verb = spec.text if spec is not None else self.relation.lower().replace("_", " ")
-        return f"{self.head} {verb} {self.tail}"
+        return triplet_text(self.head, self.relation, self.tail)
+
+
+def triplet_text(head: str, relation: str, tail: str) -> str:
+    """Verbalise a triplet with the relation description map: ``"<head> <text of rel> <tail>"``.
+
+    The one verbalisation MMR embeds, at query time and in the loader's embedding pass.
+    """
+    spec = RELATION_SPECS.get(BioRel(relation)) if relation in BioRel.__members__ else None
+    verb = spec.text if spec is not None else relation.lower().replace("_", " ")
+    return f"{head} {verb} {tail}"
+
+
+def _verbalisation_fingerprint() -> str:
+    parts = [f"v{VERBALISATION_VERSION}", *sorted(f"{r.value}\t{s.text}" for r, s in RELATION_SPECS.items())]
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:12]
+
+
+VERBALISATION_FINGERPRINT = _verbalisation_fingerprint()
+
+
+def triplet_embedding_key(embedder: Embedder) -> str:
+    """What a stored triplet vector must have been made with to stand in for ``embedder``'s.
+
+    ``"<model name>|<dimension>|<verbalisation fingerprint>"``: another model, dimension or
+    relation text (or :data:`VERBALISATION_VERSION`) gives another key, and the stale vectors
+    are ignored (and re-made by the next embedding pass).
+    """
+    return f"{embedder.name}|{embedder.dimension}|{VERBALISATION_FINGERPRINT}"
+
+
+def encode_vector(vector: Sequence[float]) -> bytes:
+    """A vector as float32 little-endian bytes (the stored form: 4 bytes per dimension).
+
+    Embedders return float32 values, so the round trip through :func:`decode_vector` is exact.
+    """
+    return np.asarray(vector, dtype=VECTOR_DTYPE).tobytes()
+
+
+def decode_vector(raw: bytes | bytearray, dimension: int, *, what: str = "vector") -> np.ndarray:
+    """The float32 vector stored by :func:`encode_vector`.
+
+    Raises:
+        RetrievalError: ``raw`` does not hold exactly ``dimension`` float32 values.
+    """
+    if not isinstance(raw, bytes | bytearray):
+        raise RetrievalError(f"{what}: stored embedding is {type(raw).__name__}, not bytes")
+    if len(raw) != dimension * VECTOR_DTYPE.itemsize:
+        raise RetrievalError(f"{what}: stored embedding has {len(raw)} bytes, expected "
+                             f"{dimension * VECTOR_DTYPE.itemsize} ({dimension} float32 values)")
+    return np.frombuffer(bytes(raw), dtype=VECTOR_DTYPE)
 
 
 @dataclass(frozen=True)
@@ -96,10 +157,16 @@ class SeedReport:
 
 @dataclass
 class Candidates:
-    """The candidate triplets T_cand around the expanded entity set."""
+    """The candidate triplets T_cand around the expanded entity set.
+
+    ``vectors`` holds the stored embeddings found for some triplets (by :attr:`Triplet.key`),
+    made with ``embedding_key``; empty when none were asked for or stored.
+    """
 
     triplets: list[Triplet]
     seeds: list[SeedReport]
+    vectors: dict[tuple[str, str, str], np.ndarray] = field(default_factory=dict)
+    embedding_key: str | None = None
 
 
 @dataclass
@@ -110,6 +177,7 @@ class Region:
     triplets: list[Triplet]
     seeds: list[SeedReport] = field(default_factory=list)
     candidates: int = 0
+    stored_vectors: int = 0  # candidates whose vector came from the graph, not the embedder
 
     @property
     def node_ids(self) -> set[str]:
@@ -134,22 +202,64 @@ class Region:
 
 
 def collect_candidates(runner: QueryRunner, entity_ids: Sequence[str], weights: Mapping[str, float],
-                       *, per_entity_limit: int = DEFAULT_PER_ENTITY_LIMIT) -> Candidates:
-    """Run the weighted candidate query; duplicate edges (reached from two seeds) are merged."""
+                       *, per_entity_limit: int = DEFAULT_PER_ENTITY_LIMIT,
+                       embedder: Embedder | None = None) -> Candidates:
+    """Run the weighted candidate query; duplicate edges (reached from two seeds) are merged.
+
+    Args:
+        runner: query runner over the biomedical graph.
+        entity_ids: linked (and expanded) entity ids.
+        weights: relation type -> w_r.
+        per_entity_limit: at most this many candidate edges per entity.
+        embedder: when given, also return the stored triplet vectors made for this embedder
+            (see :func:`triplet_embedding_key`); edges without one are embedded later by
+            :func:`select_region`.
+
+    Raises:
+        RetrievalError: a stored vector with the embedder's key has the wrong size.
+    """
+    key = triplet_embedding_key(embedder) if embedder is not None else None
     if not entity_ids:
-        return Candidates([], [])
+        return Candidates([], [], embedding_key=key)
     rows = runner.read("biomed/collect_region_candidates", entity_ids=list(entity_ids),
                        weights=dict(weights), default_weight=DEFAULT_WEIGHT,
-                       per_entity_limit=per_entity_limit)
+                       per_entity_limit=per_entity_limit, embedding_key=key)
     seen: dict[tuple[str, str, str], Triplet] = {}
+    vectors: dict[tuple[str, str, str], np.ndarray] = {}
     per_seed: dict[str, list[int]] = {}
     for r in rows:
         t = Triplet(r["head_id"], r["head"], r["head_type"] or "", r["relation"], r["tail_id"],
                     r["tail"], r["tail_type"] or "", float(r["weight"]))
         seen.setdefault(t.key, t)
+        raw = r.get("embedding")
+        if raw is not None and embedder is not None and t.key not in vectors:
+            vectors[t.key] = decode_vector(raw, embedder.dimension, what=f"edge {t.key}")
         per_seed.setdefault(r["seed_id"], [int(r["degree"]), 0])[1] += 1
     seeds = [SeedReport(e, d, n) for e, (d, n) in per_seed.items()]
-    return Candidates(list(seen.values()), seeds)
+    return Candidates(list(seen.values()), seeds, vectors, key)
+
+
+def candidate_vectors(candidates: Candidates, embedder: Embedder) -> tuple[np.ndarray, int]:
+    """One float32 row per candidate triplet: the stored vector if it was made for ``embedder``,
+    else ``embedder``'s embedding of :meth:`Triplet.text` (only those texts are embedded).
+
+    Returns the matrix and how many rows were stored vectors.
+    """
+    trips = candidates.triplets
+    usable = candidates.vectors if candidates.embedding_key == triplet_embedding_key(embedder) else {}
+    missing = [i for i, t in enumerate(trips) if t.key not in usable]
+    out = np.empty((len(trips), embedder.dimension), dtype=np.float32)
+    if missing:
+        made = np.asarray(embedder.embed_documents([trips[i].text() for i in missing]),
+                          dtype=np.float32)
+        if made.shape != (len(missing), embedder.dimension):
+            raise RetrievalError(f"embedder {embedder.name!r} returned vectors of shape "
+                                 f"{made.shape}, expected ({len(missing)}, {embedder.dimension})")
+        out[missing] = made
+    for i, t in enumerate(trips):
+        if t.key in usable:
+            out[i] = usable[t.key]
+    return out, len(trips) - len(missing)
 
 
 def weighted_mmr(query_vec: Sequence[float], cand_vecs: np.ndarray, weights: Sequence[float], *,
@@ -184,22 +294,24 @@ def weighted_mmr(query_vec: Sequence[float], cand_vecs: np.ndarray, weights: Seq
 
 def select_region(question: str, candidates: Candidates, embedder: Embedder, *,
                   k: int = DEFAULT_K, lam: float = DEFAULT_LAMBDA, use_mmr: bool = True,
-                  use_weights: bool = True) -> Region:
+                  use_weights: bool = True, query_vec: Sequence[float] | None = None) -> Region:
     """Re-rank candidates against ``question`` and keep the top ``k`` as the region.
 
     ``use_weights`` False ranks by similarity alone (the unweighted vector top-k baseline when
-    ``use_mmr`` is also False).
+    ``use_mmr`` is also False). Stored triplet vectors made for ``embedder`` are used as they
+    are; only the other candidates are embedded (:func:`candidate_vectors`). ``query_vec`` is
+    ``embedder.embed_query(question)`` when the caller already has it (computed while linking).
     """
     trips = candidates.triplets
     if not trips:
         return Region(question, [], candidates.seeds, 0)
-    vecs = np.asarray(embedder.embed_documents([t.text() for t in trips]), dtype=np.float32)
-    qv = embedder.embed_query(question)
+    vecs, stored = candidate_vectors(candidates, embedder)
+    qv = embedder.embed_query(question) if query_vec is None else query_vec
     weights = [t.weight if use_weights else 1.0 for t in trips]
     picked = weighted_mmr(qv, vecs, weights, k=k, lam=lam, use_mmr=use_mmr)
     chosen = [Triplet(**{**trips[i].__dict__, "similarity": sim, "mmr": score})
               for i, sim, score in picked]
-    return Region(question, chosen, candidates.seeds, len(trips))
+    return Region(question, chosen, candidates.seeds, len(trips), stored)
 
 
 def type_of_label(label: str) -> BioType | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -162,7 +163,8 @@ class Regram:
 
     Args:
         runner: query runner over a graph loaded with :func:`hopgraph.loaders.biomed.load_primekg`.
-        embedder: all-MiniLM-L6-v2 (or another) for the MMR similarities.
+        embedder: all-MiniLM-L6-v2 (or another) for the MMR similarities; triplet vectors the
+            loader stored for it (``--embed-triplets``) are used instead of embedding them.
         linker: the entity linker.
         llm: optional chat model; None runs every step by its deterministic fallback.
         verifier: the Reviewer's verifier; :class:`GraphVerifier` when omitted.
@@ -199,14 +201,22 @@ class Regram:
                      linked: Sequence[LinkedEntity] | None = None) -> tuple[list[LinkedEntity], Region]:
         """Link, collect weighted candidates in Cypher and select G_q with weighted MMR."""
         cfg = self.config
-        linked = list(self._linker.link(question) if linked is None else linked)
         if cfg.unweighted_vector_baseline:
             weights = relation_weights(None)
-        cands = collect_candidates(self._runner, [e.id for e in linked], weights,
-                                   per_entity_limit=cfg.per_entity_limit)
+        # The question's vector does not depend on linking or on the candidates: it is embedded
+        # in a worker thread (the model releases the GIL) while those run.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            query_vec = pool.submit(self._embedder.embed_query, question)
+            linked = list(self._linker.link(question) if linked is None else linked)
+            # With the embedder, the query also returns the triplet vectors the loader stored
+            # for it, and MMR embeds only the candidates without one (same selection).
+            cands = collect_candidates(self._runner, [e.id for e in linked], weights,
+                                       per_entity_limit=cfg.per_entity_limit,
+                                       embedder=self._embedder)
+            qv = query_vec.result()
         region = select_region(question, cands, self._embedder, k=cfg.k, lam=cfg.lam,
                                use_mmr=cfg.use_mmr and not cfg.unweighted_vector_baseline,
-                               use_weights=not cfg.unweighted_vector_baseline)
+                               use_weights=not cfg.unweighted_vector_baseline, query_vec=qv)
         return linked, region
 
     # -- pipeline ---------------------------------------------------------------------------

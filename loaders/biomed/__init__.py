@@ -1,5 +1,7 @@
-"""PrimeKG loading: ``kg.csv`` and names-only triplet TSVs into typed entities and edges."""
+"""PrimeKG loading: ``kg.csv`` and names-only triplet TSVs into typed entities and edges, and
+the opt-in pass that stores each edge's triplet embedding for MMR."""
 
+from hopgraph.loaders.biomed._embed import EmbedReport, embed_triplets
 from hopgraph.loaders.biomed._readers import (
     EdgeRow,
     NodeRow,
@@ -21,6 +23,6 @@ from hopgraph.loaders.biomed._writer import (
 
 __all__ = [
     "DEFAULT_BATCH_SIZE", "SAMPLE_ALIASES", "SAMPLE_TRIPLETS", "BioLoader", "EdgeRow",
-    "LoadReport", "NodeRow", "ReadStats", "RowProblem", "infer_types", "load_primekg",
-    "read_alias_table", "read_kg_csv", "read_triplet_tsv",
+    "EmbedReport", "LoadReport", "NodeRow", "ReadStats", "RowProblem", "embed_triplets",
+    "infer_types", "load_primekg", "read_alias_table", "read_kg_csv", "read_triplet_tsv",
 ]

@@ -11,7 +11,9 @@ description map are installed over Cypher. The result is the same graph the tran
 builds from the same file.
 
 Only the local runtime can do this (the importer needs the server's files); the database must be
-empty unless replacing it is asked for.
+empty unless replacing it is asked for. The import CSVs carry no triplet embeddings; with a
+``triplet_embedder`` the same embedding pass as the transactional loader's
+(:func:`~hopgraph.loaders.biomed._embed.embed_triplets`) runs over Cypher once the server is back.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hopgraph.agents._embedders import Embedder
 from hopgraph.db import Neo4jRunner, connect
 from hopgraph.db._runtime import LocalInstance
 from hopgraph.db._schema_install import install_schema
 from hopgraph.errors import IngestError
 from hopgraph.graph_models import BioRel
+from hopgraph.loaders.biomed._embed import EmbedReport, embed_triplets
 from hopgraph.loaders.biomed._readers import EdgeRow, ReadStats, RowProblem, read_alias_table
 from hopgraph.loaders.biomed._writer import SAMPLE_ALIASES, BioLoader, LoadReport, read_edges
 
@@ -68,6 +72,7 @@ class BulkReport:
     schema_s: float = 0.0
     seconds: float = 0.0
     importer_summary: str = ""
+    triplet_embeddings: EmbedReport | None = None
 
     @property
     def rows_per_s(self) -> float:
@@ -87,6 +92,8 @@ class BulkReport:
             f"{self.problems_by_reason or 'none'}",
         ]
         lines += [f"    line {p.line}: {p.reason}" for p in self.problem_examples[:5]]
+        if self.triplet_embeddings is not None:
+            lines.append(self.triplet_embeddings.summary())
         return "\n".join(lines)
 
 
@@ -135,7 +142,8 @@ def write_import_files(edges: Iterable[EdgeRow], out_dir: Path,
 
 def bulk_import_primekg(instance: LocalInstance, path: Path, *, dimension: int,
                         alias_path: Path | None = None, replace: bool = False,
-                        work_dir: Path | None = None) -> BulkReport:
+                        work_dir: Path | None = None,
+                        triplet_embedder: Embedder | None = None) -> BulkReport:
     """Load ``path`` (``kg.csv`` or a triplet TSV) into the local instance's empty database.
 
     Args:
@@ -146,6 +154,8 @@ def bulk_import_primekg(instance: LocalInstance, path: Path, *, dimension: int,
         replace: replace a non-empty database (everything in it is lost).
         work_dir: where the import CSVs go (default: the instance's ``import`` folder); they
             are deleted afterwards.
+        triplet_embedder: opt-in: after the import, store this embedder's vector of every
+            edge's verbalised triplet (the transactional loader's embedding pass, over Cypher).
 
     Raises:
         IngestError: unreadable input, or a non-empty database without ``replace``.
@@ -198,9 +208,11 @@ def bulk_import_primekg(instance: LocalInstance, path: Path, *, dimension: int,
         loader.apply_aliases(table, tally)  # idempotent: counts the entities carrying the names
         report.aliases_applied = tally.aliases_applied
         report.nodes, report.edges = loader.counts()
+        report.schema_s = time.perf_counter() - t
+        if triplet_embedder is not None:
+            report.triplet_embeddings = embed_triplets(runner, triplet_embedder)
     finally:
         driver.close()
-    report.schema_s = time.perf_counter() - t
     report.rows_read = stats.rows
     report.duplicate_rows = files.duplicate_rows
     report.problems_by_reason = dict(stats.problems_by_reason)

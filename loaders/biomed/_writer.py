@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hopgraph.agents._embedders import Embedder
 from hopgraph.db import QueryRunner
 from hopgraph.errors import IngestError
 from hopgraph.graph_models import RELATION_SPECS, BioRel
+from hopgraph.loaders.biomed._embed import EmbedReport, embed_triplets
 from hopgraph.loaders.biomed._readers import (
     EdgeRow,
     NodeRow,
@@ -50,6 +52,7 @@ class LoadReport:
     problem_examples: list[RowProblem] = field(default_factory=list)
     aliases_applied: int = 0
     aliases_unmatched: list[str] = field(default_factory=list)
+    triplet_embeddings: EmbedReport | None = None
     seconds: float = 0.0
 
     @property
@@ -85,6 +88,8 @@ class LoadReport:
         if self.aliases_applied or self.aliases_unmatched:
             lines.append(f"  aliases applied to {self.aliases_applied} entities; "
                          f"{len(self.aliases_unmatched)} alias names not in the graph")
+        if self.triplet_embeddings is not None:
+            lines.append(self.triplet_embeddings.summary())
         return "\n".join(lines)
 
 
@@ -193,7 +198,9 @@ def read_edges(path: Path, stats: ReadStats) -> Iterable[EdgeRow]:
 
 def load_primekg(runner: QueryRunner, path: Path, *, alias_path: Path | None = None,
                  batch_size: int = DEFAULT_BATCH_SIZE,
-                 progress: Callable[[int], None] | None = None) -> LoadReport:
+                 progress: Callable[[int], None] | None = None,
+                 triplet_embedder: Embedder | None = None,
+                 embed_progress: Callable[[int], None] | None = None) -> LoadReport:
     """Load a PrimeKG ``kg.csv`` or a names-only triplet TSV (chosen by content) into the graph.
 
     Args:
@@ -202,9 +209,15 @@ def load_primekg(runner: QueryRunner, path: Path, *, alias_path: Path | None = N
         alias_path: optional alias table ``name<TAB>alias…``; the bundled sample table otherwise.
         batch_size: rows per UNWIND query.
         progress: called with the number of edge rows written in each flushed batch.
+        triplet_embedder: opt-in: after loading, store this embedder's vector of every edge's
+            verbalised triplet that has none yet (:func:`embed_triplets`), so MMR does not embed
+            candidates at query time. Costs 4 bytes per dimension per edge (1,536 bytes with
+            all-MiniLM-L6-v2) plus the key string.
+        embed_progress: called with the number of triplets stored after each embedding write.
 
     Raises:
         IngestError: unreadable input or a file in neither format.
+        EmbeddingError: the triplet embedder failed.
     """
     if not path.is_file():
         raise IngestError(f"{path}: no such file")
@@ -219,6 +232,9 @@ def load_primekg(runner: QueryRunner, path: Path, *, alias_path: Path | None = N
     loader.write_relation_descriptions()
     loader.write_edges(read_edges(path, stats), report, table)
     loader.apply_aliases(table, report)
+    if triplet_embedder is not None:
+        report.triplet_embeddings = embed_triplets(runner, triplet_embedder,
+                                                   progress=embed_progress)
     report.rows_read = stats.rows
     report.problems_by_reason = dict(stats.problems_by_reason)
     report.unknown_relations = dict(stats.unknown_relations)

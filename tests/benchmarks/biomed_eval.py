@@ -55,13 +55,13 @@ def latency(runner: Neo4jRunner, seed_sets: list[list[str]],
     full_ms: list[float] = []
     for ids in seed_sets:  # warm-up
         runner.read("biomed/collect_region_candidates", entity_ids=ids, weights=weights,
-                    default_weight=1.0, per_entity_limit=60)
+                    default_weight=1.0, per_entity_limit=60, embedding_key=None)
         runner.read("biomed/match_neighbourhood", entity_ids=ids)
     for _ in range(3):
         for ids in seed_sets:
             t = time.perf_counter()
             runner.read("biomed/collect_region_candidates", entity_ids=ids, weights=weights,
-                        default_weight=1.0, per_entity_limit=60)
+                        default_weight=1.0, per_entity_limit=60, embedding_key=None)
             region_ms.append((time.perf_counter() - t) * 1000)
             t = time.perf_counter()
             runner.read("biomed/match_neighbourhood", entity_ids=ids)

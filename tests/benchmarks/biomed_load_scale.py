@@ -109,13 +109,13 @@ def time_queries(runner: Neo4jRunner, seeds: list[list[str]], repeats: int = 3) 
     plain_ms: list[float] = []
     for ids in seeds:  # warm-up
         runner.read("biomed/collect_region_candidates", entity_ids=ids, weights=weights,
-                    default_weight=1.0, per_entity_limit=60)
+                    default_weight=1.0, per_entity_limit=60, embedding_key=None)
         runner.read("biomed/match_neighbourhood", entity_ids=ids)
     for _ in range(repeats):
         for ids in seeds:
             t = time.perf_counter()
             runner.read("biomed/collect_region_candidates", entity_ids=ids, weights=weights,
-                        default_weight=1.0, per_entity_limit=60)
+                        default_weight=1.0, per_entity_limit=60, embedding_key=None)
             region_ms.append((time.perf_counter() - t) * 1000)
             t = time.perf_counter()
             runner.read("biomed/match_neighbourhood", entity_ids=ids)

@@ -69,5 +69,5 @@ def test_hub_region_query_is_capped(runner: Neo4jRunner, tmp_path: Path) -> None
     load_primekg(runner, tmp_path / "hub.tsv", batch_size=500)
     out = runner.read("biomed/collect_region_candidates",
                       entity_ids=["Disease:name:hub disease"], weights={"ASSOCIATED_WITH": 1.3},
-                      default_weight=1.0, per_entity_limit=40)
+                      default_weight=1.0, per_entity_limit=40, embedding_key=None)
     assert len(out) == 40 and out[0]["degree"] == 1200 and out[0]["weight"] == 1.3

@@ -1,0 +1,10 @@
+// purpose: Store precomputed triplet embeddings (float32 little-endian bytes of the verbalised triplet) and their key on edges listed by biomed/list_triplets_to_embed.
+// mode: write
+// param rows: list<map> -- {edge_id: string, embedding: bytes}
+// param embedding_key: string -- model|dimension|verbalisation key the vectors were made with
+// returns: count
+UNWIND $rows AS row
+MATCH ()-[r]->()
+WHERE elementId(r) = row.edge_id
+SET r.embedding = row.embedding, r.embedding_key = $embedding_key
+RETURN count(r) AS count
