@@ -1,6 +1,7 @@
 """Legal retrieval: seeded hybrid search, validity tracing, references and provenance.
 
-:class:`LegalRetriever` runs two registered queries, one round trip each:
+:class:`LegalRetriever` runs two registered queries, one round trip each, in one read
+transaction (one snapshot, one BEGIN/COMMIT):
 
 1. ``legal/search_units_hybrid`` — dense and lexical candidates, filtered (document, as-of date)
    before fusion, fused in Cypher;
@@ -26,7 +27,7 @@ from itertools import pairwise
 from typing import Any
 
 from hopgraph.agents import Embedder
-from hopgraph.db import QueryRunner
+from hopgraph.db import QueryRunner, ReadTransaction, Record
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval._legal_context import assemble_context
 from hopgraph.retrieval._legal_query import (
@@ -48,6 +49,8 @@ EXPAND_QUERY = "legal/expand_context"
 MAX_K = 100
 HARD_MAX_CHAIN_DEPTH = 10  # the literal bound of the variable-length pattern in expand_context
 SPARSE_POOL_FACTOR = 4
+# Article granularity folds several chunk hits into one article: read more vector hits first.
+DENSE_POOL_FACTOR_ARTICLE = 2
 QUERY_VECTOR_CACHE = 256
 W_DOC_MENTION = 0.15
 W_ARTICLE_MENTION = 0.3
@@ -141,32 +144,34 @@ class LegalRetriever:
             return LegalContext(prepared.question, day, [], [],
                                 "the question has no searchable words", 0, _ms(started))
         vector = self._embed(prepared.question)
+        propagate = cfg.propagate
+
+        def work(tx: ReadTransaction) -> tuple[list[Candidate], list[Candidate], list[Record]]:
+            # Both queries in one read transaction: the expansion sees the snapshot the seeds
+            # came from, and the pair pays for one BEGIN/COMMIT.
+            candidates = self.search(prepared, vector, day, flt, cfg, reader=tx)
+            if not candidates:
+                return [], [], []
+            ranked = self.rerank(prepared, candidates) if cfg.rerank else candidates
+            seeds = ranked[:k]
+            rows = tx.read(
+                EXPAND_QUERY,
+                seed_ids=[c.id for c in seeds],
+                as_of=day,
+                max_depth=max(1, min(cfg.max_chain_depth, HARD_MAX_CHAIN_DEPTH)) if propagate else 0,
+                max_refs=max(0, cfg.max_references) if propagate else 0,
+            )
+            return candidates, seeds, rows
+
         db_started = time.perf_counter()
-        candidates = self.search(prepared, vector, day, flt, cfg)
+        candidates, seeds, rows = self.runner.read_transaction(work)
         db_ms = _ms(db_started)
-        round_trips = 1
+        round_trips = 2 if candidates else 1
         if not candidates:
             reason = "no legal unit matched the question"
             reason += " and filters" if flt.active else " (is the regulations graph loaded?)"
             return LegalContext(prepared.question, day, [], [], reason, round_trips,
                                 _ms(started), db_ms=db_ms)
-        ranked = self.rerank(prepared, candidates) if cfg.rerank else candidates
-        seeds = ranked[:k]
-        db_started = time.perf_counter()
-        if not cfg.propagate:
-            rows = self.runner.read(
-                EXPAND_QUERY, seed_ids=[c.id for c in seeds], as_of=day, max_depth=0, max_refs=0
-            )
-        else:
-            rows = self.runner.read(
-                EXPAND_QUERY,
-                seed_ids=[c.id for c in seeds],
-                as_of=day,
-                max_depth=max(1, min(cfg.max_chain_depth, HARD_MAX_CHAIN_DEPTH)),
-                max_refs=max(0, cfg.max_references),
-            )
-        round_trips += 1
-        db_ms += _ms(db_started)
         items, warnings, truncated = assemble_context(
             seeds, to_native(rows[0]) if rows else {"seeds": [], "units": []}, day, cfg
         )
@@ -223,8 +228,12 @@ class LegalRetriever:
         as_of: date,
         filters: RetrievalFilters,
         cfg: RetrievalConfig,
+        *,
+        reader: ReadTransaction | None = None,
     ) -> list[Candidate]:
-        """Run the seed query (one round trip) and return fused candidates, best first."""
+        """Run the seed query (one round trip) and return fused candidates, best first.
+
+        ``reader`` runs the query inside an open read transaction; by default it runs alone."""
         if cfg.fusion not in ("linear", "rrf"):
             raise RetrievalError(f"fusion must be 'linear' or 'rrf', got {cfg.fusion!r}")
         if not 0.0 <= cfg.lam <= 1.0:
@@ -232,12 +241,13 @@ class LegalRetriever:
         # The lexical branch searches the question's content words only when asked (and when
         # any are left): boilerplate such as "là đúng hay sai?" matches articles at random.
         lucene = (prepared.lucene_content or prepared.lucene) if cfg.clean_query else prepared.lucene
-        rows = self.runner.read(
+        rows = (reader or self.runner).read(
             SEARCH_QUERY,
             vector=list(vector),
             query=lucene or "none",
             use_sparse=bool(lucene) and cfg.lam < 1.0,
             candidates=cfg.candidates,
+            dense_pool=cfg.candidates * (DENSE_POOL_FACTOR_ARTICLE if cfg.granularity == "article" else 1),
             sparse_pool=cfg.candidates * (SPARSE_POOL_FACTOR if filters.active else 1),
             has_filter=filters.active,
             doc_ids=list(filters.doc_ids),

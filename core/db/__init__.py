@@ -1,5 +1,12 @@
 """Database access: the query runner, connection helpers and the Neo4j runtimes."""
 
-from hopgraph.db._runner import Neo4jRunner, QueryRunner, Record, connect, translate_errors
+from hopgraph.db._runner import (
+    Neo4jRunner,
+    QueryRunner,
+    ReadTransaction,
+    Record,
+    connect,
+    translate_errors,
+)
 
-__all__ = ["Neo4jRunner", "QueryRunner", "Record", "connect", "translate_errors"]
+__all__ = ["Neo4jRunner", "QueryRunner", "ReadTransaction", "Record", "connect", "translate_errors"]

@@ -2,7 +2,9 @@
 
 Every query goes through :class:`Neo4jRunner`, addressed by its registry key, with values only as
 parameters, ``database_`` always set, reads routed to READ and a server-side timeout. Loaders that
-must write several queries atomically use :meth:`Neo4jRunner.write_transaction`.
+must write several queries atomically use :meth:`Neo4jRunner.write_transaction`; reads that
+belong together (a seed query and the expansion of its result) share one snapshot and one
+BEGIN/COMMIT through :meth:`Neo4jRunner.read_transaction`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,14 @@ Record = dict[str, Any]
 T = TypeVar("T")
 
 
+class ReadTransaction(Protocol):
+    """Registered read queries inside one open transaction (see ``read_transaction``)."""
+
+    def read(self, key: str, **params: Any) -> list[Record]:
+        """Run a registered read query in the open transaction; return its rows as dicts."""
+        ...
+
+
 class QueryRunner(Protocol):
     """What retrieval, loaders and agents need from the database."""
 
@@ -35,6 +45,11 @@ class QueryRunner(Protocol):
 
     def write_transaction(self, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[Record]]:
         """Run several registered write queries in one transaction, all or nothing."""
+        ...
+
+    def read_transaction(self, work: Callable[[ReadTransaction], T]) -> T:
+        """Run ``work`` in one read transaction: its reads see one snapshot. ``work`` may be
+        called again when the server reports a transient error, so it must only read."""
         ...
 
 
@@ -91,6 +106,24 @@ class Neo4jRunner:
         ) as session:
             return session.execute_write(work)
 
+    def read_transaction(self, work: Callable[[ReadTransaction], T]) -> T:
+        reader_key = ["read transaction"]  # the query running when an error surfaces
+
+        @neo4j.unit_of_work(timeout=self.timeout_s, metadata={"query": "read_transaction"})
+        def run(tx: neo4j.ManagedTransaction) -> T:
+            return work(_TxReader(self, tx, reader_key))
+
+        # Driver errors stay untranslated inside the transaction so that the driver can retry
+        # transient ones; what finally escapes is translated, naming the query.
+        with self.driver.session(
+            database=self.database, default_access_mode=neo4j.READ_ACCESS
+        ) as session:
+            try:
+                return session.execute_read(run)
+            except (AuthError, ServiceUnavailable, Neo4jError):
+                with translate_errors(reader_key[0]):
+                    raise
+
     def explain(self, key: str) -> None:
         """Compile a registered query with EXPLAIN (parameters need not be supplied)."""
         text = "EXPLAIN " + self.registry[key].text
@@ -101,6 +134,20 @@ class Neo4jRunner:
         """Run ``fn`` with a session; for schema and maintenance work only."""
         with translate_errors("admin"), self.driver.session(database=self.database) as session:
             return fn(session)
+
+
+class _TxReader:
+    """The :class:`ReadTransaction` handed to ``Neo4jRunner.read_transaction``'s work."""
+
+    def __init__(self, runner: Neo4jRunner, tx: neo4j.ManagedTransaction, key: list[str]) -> None:
+        self._runner = runner
+        self._tx = tx
+        self._key = key
+
+    def read(self, key: str, **params: Any) -> list[Record]:
+        self._runner.registry.check_params(key, params)
+        self._key[0] = key
+        return [r.data() for r in self._tx.run(self._runner.registry[key].text, params)]
 
 
 @contextmanager

@@ -4,6 +4,7 @@
 // param query: string -- Lucene query over text_segmented (segmented, special characters escaped); ignored when use_sparse is false
 // param use_sparse: boolean -- run the full-text branch (false when the query has no searchable term)
 // param candidates: int -- candidates kept per branch and after fusion
+// param dense_pool: int -- vector-index hits read before filtering and article aggregation (>= candidates)
 // param sparse_pool: int -- full-text hits read before filtering (>= candidates)
 // param has_filter: boolean -- any document filter is set (dense side then scans the filtered units exactly)
 // param doc_ids: list<string> -- document ids to keep (empty: all)
@@ -18,7 +19,7 @@
 CALL () {
   CALL () {
     WITH 1 AS one WHERE NOT $has_filter
-    CALL db.index.vector.queryNodes('legalunit_embedding_vector', $candidates * 2, $vector)
+    CALL db.index.vector.queryNodes('legalunit_embedding_vector', $dense_pool, $vector)
       YIELD node, score
     RETURN node, score
     UNION ALL

@@ -6,12 +6,8 @@ UNWIND $rows AS row
 MERGE (u:LegalNode {id: row.id})
 WITH u, row
 WHERE u:Placeholder OR NOT u:LegalUnit OR u.supplemented_by = row.supplemented_by
-SET u:LegalUnit, u += row.props
+SET u += row.props, u:$(['LegalUnit'] + CASE
+  WHEN row.level IN ['Article', 'Clause', 'Point', 'Annex', 'Chapter', 'Section'] THEN [row.level]
+  ELSE [] END)
 REMOVE u:Placeholder, u.kind
-FOREACH (_ IN CASE WHEN row.level = 'Article' THEN [1] ELSE [] END | SET u:Article)
-FOREACH (_ IN CASE WHEN row.level = 'Clause' THEN [1] ELSE [] END | SET u:Clause)
-FOREACH (_ IN CASE WHEN row.level = 'Point' THEN [1] ELSE [] END | SET u:Point)
-FOREACH (_ IN CASE WHEN row.level = 'Annex' THEN [1] ELSE [] END | SET u:Annex)
-FOREACH (_ IN CASE WHEN row.level = 'Chapter' THEN [1] ELSE [] END | SET u:Chapter)
-FOREACH (_ IN CASE WHEN row.level = 'Section' THEN [1] ELSE [] END | SET u:Section)
 RETURN count(u) AS count

@@ -4,17 +4,13 @@
 // returns: count
 UNWIND $rows AS row
 MERGE (u:LegalNode {id: row.id})
-SET u:LegalUnit, u += row.props
+// One dynamic label set instead of a conditional SET per level; only known levels become labels.
+SET u += row.props, u:$(['LegalUnit'] + CASE
+  WHEN row.version THEN ['UnitVersion']
+  WHEN row.level IN ['Part', 'Chapter', 'Section', 'Subsection', 'Article', 'Clause', 'Point', 'Annex']
+    THEN [row.level]
+  ELSE [] END)
 REMOVE u:Placeholder, u.kind
-FOREACH (_ IN CASE WHEN row.version THEN [1] ELSE [] END | SET u:UnitVersion)
-FOREACH (_ IN CASE WHEN NOT row.version AND row.level = 'Part' THEN [1] ELSE [] END | SET u:Part)
-FOREACH (_ IN CASE WHEN NOT row.version AND row.level = 'Chapter' THEN [1] ELSE [] END | SET u:Chapter)
-FOREACH (_ IN CASE WHEN NOT row.version AND row.level = 'Section' THEN [1] ELSE [] END | SET u:Section)
-FOREACH (_ IN CASE WHEN NOT row.version AND row.level = 'Subsection' THEN [1] ELSE [] END | SET u:Subsection)
-FOREACH (_ IN CASE WHEN NOT row.version AND row.level = 'Article' THEN [1] ELSE [] END | SET u:Article)
-FOREACH (_ IN CASE WHEN NOT row.version AND row.level = 'Clause' THEN [1] ELSE [] END | SET u:Clause)
-FOREACH (_ IN CASE WHEN NOT row.version AND row.level = 'Point' THEN [1] ELSE [] END | SET u:Point)
-FOREACH (_ IN CASE WHEN NOT row.version AND row.level = 'Annex' THEN [1] ELSE [] END | SET u:Annex)
 WITH u, row
 CALL (u, row) {
   WITH u, row WHERE row.parent IS NOT NULL

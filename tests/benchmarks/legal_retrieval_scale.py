@@ -200,6 +200,7 @@ def profile(driver: Any, runner: Neo4jRunner, worst: tuple[float, str, list[floa
     _, q, vector, seeds = worst
     prepared = prepare_question(q)
     search_params = dict(vector=vector, query=prepared.lucene, use_sparse=True, candidates=50,
+                         dense_pool=50,
                          sparse_pool=50, has_filter=False, doc_ids=[], doc_types=[], issuers=[],
                          as_of=date(2022, 1, 1), fusion="linear", lam=0.5, rrf_k=60,
                          to_article=False)

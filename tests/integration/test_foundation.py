@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from hopgraph.cypher import load_registry
-from hopgraph.db import Neo4jRunner
+from hopgraph.db import Neo4jRunner, ReadTransaction
 from hopgraph.db._schema_install import describe_schema, install_schema
 from hopgraph.db._servers import server_status
+from hopgraph.errors import DatabaseError
 from hopgraph.graph_models import schema_items
 
 from .conftest import TEST_DATABASE, Server
@@ -54,6 +57,28 @@ def test_runner_counts_what_it_wrote(runner: Neo4jRunner) -> None:
     runner.driver.execute_query("CREATE (:Probe), (:Probe)", database_=TEST_DATABASE)
     counts = {r["label"]: r["count"] for r in runner.read("admin/count_nodes")}
     assert counts == {"Probe": 2}
+
+
+def test_read_transaction_runs_reads_in_one_transaction_and_names_a_failing_query(
+        runner: Neo4jRunner) -> None:
+    runner.driver.execute_query("CREATE (:Probe)", database_=TEST_DATABASE)
+
+    def two_reads(tx: ReadTransaction) -> tuple[list[dict], list[dict]]:
+        return tx.read("admin/count_nodes"), tx.read("admin/count_nodes")
+
+    first, second = runner.read_transaction(two_reads)
+    assert first == second == [{"label": "Probe", "count": 1}]
+
+    def bad_lucene(tx: ReadTransaction) -> list[dict]:
+        tx.read("admin/count_nodes")
+        return tx.read("legal/search_units_hybrid", vector=[0.1] * 384, query="AND (",
+                       use_sparse=True, candidates=5, dense_pool=5, sparse_pool=5,
+                       has_filter=False, doc_ids=[], doc_types=[], issuers=[],
+                       as_of=date(2024, 1, 1), fusion="linear", lam=0.5, rrf_k=60,
+                       to_article=False)
+
+    with pytest.raises(DatabaseError, match="legal/search_units_hybrid"):
+        runner.read_transaction(bad_lucene)
 
 
 def test_gds_python_client_runs_pagerank(neo4j_server: Server, runner: Neo4jRunner) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -12,6 +12,8 @@ from hopgraph.cypher import load_registry
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
 from tests.retrieval_fixtures import HashEmbedder
+
+T = TypeVar("T")
 
 
 class FakeRunner:
@@ -29,6 +31,10 @@ class FakeRunner:
 
     def write(self, key: str, **params: Any) -> list[dict[str, Any]]:
         raise AssertionError("retrieval never writes")
+
+    def read_transaction(self, work: Callable[[Any], T]) -> T:
+        self.calls.append(("<transaction>", {}))
+        return work(self)
 
     def write_transaction(self, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[dict[str, Any]]]:
         raise AssertionError("retrieval never writes")
@@ -65,8 +71,11 @@ def test_two_round_trips_and_successor_assembly() -> None:
                          "legal/expand_context": [EXPAND_ROW]})
     retriever = LegalRetriever(runner, HashEmbedder(), today=lambda: date(2020, 1, 1))
     ctx = retriever.retrieve("mức hưởng", k=3, filters={"issuers": ["QUỐC HỘI"]})
-    assert [k for k, _ in runner.calls] == ["legal/search_units_hybrid", "legal/expand_context"]
-    search = runner.calls[0][1]
+    # both queries inside one read transaction
+    assert [k for k, _ in runner.calls] == ["<transaction>", "legal/search_units_hybrid",
+                                            "legal/expand_context"]
+    search = runner.calls[1][1]
+    assert search["dense_pool"] == search["candidates"]  # unit granularity: no extra vector hits
     assert search["has_filter"] is True and search["issuers"] == ["quốc hội"]
     assert search["as_of"] == date(2020, 1, 1) and search["use_sparse"] is True
     assert ctx.round_trips == 2
@@ -75,6 +84,15 @@ def test_two_round_trips_and_successor_assembly() -> None:
     assert "amended by khoản 1 Điều 1 Luật B, effective 2015-01-01" in ctx.items[1].validity_note
     assert ctx.items[1].citation.endswith("(wording enacted by B)")
     assert ctx.to_dict()["items"][1]["path"][0]["effective_date"] == "2015-01-01"
+
+
+def test_article_granularity_reads_more_vector_hits() -> None:
+    runner = FakeRunner({"legal/search_units_hybrid": [SEARCH_ROW],
+                         "legal/expand_context": [EXPAND_ROW]})
+    cfg = RetrievalConfig(granularity="article", candidates=30)
+    LegalRetriever(runner, HashEmbedder(), config=cfg).retrieve("mức hưởng", k=3)
+    search = dict(runner.calls)["legal/search_units_hybrid"]
+    assert (search["candidates"], search["dense_pool"]) == (30, 60)
 
 
 def test_bounds_cut_items_and_report_truncation() -> None:
