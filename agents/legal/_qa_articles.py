@@ -242,7 +242,13 @@ class CorpusIndex:
         """A retrieved node id in the source-document id space: versions map to their unit,
         codification articles to the units they codify."""
         base = node_id.split("@", 1)[0]
-        return set(self.codifies.get(base, ())) or {base}
+        if base in self.codifies:
+            return set(self.codifies[base])
+        article, _, rest = base.partition(".")
+        if rest and article in self.codifies:
+            # a clause or point of a codification article keeps its source article's numbering
+            return {f"{src}.{rest}" for src in self.codifies[article]}
+        return {base}
 
 
 def article_of(unit_id: str) -> str:

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from hopgraph.agents import Embedder, OpenAIChatModel, build_embedder
-from hopgraph.agents.legal import LegalQA, QAOptions
+from hopgraph.agents.legal import AbstentionRule, LegalQA, QAOptions
 from hopgraph.cli import cli
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
@@ -107,6 +107,22 @@ def test_retrieval_only_abstains_when_the_evidence_misses_the_subject(
     switched_off = LegalQA(loaded, embedder, options=QAOptions(abstention=None)).ask(
         UNANSWERABLE, use_llm=False)
     assert switched_off.status == "retrieval_only" and switched_off.citations
+
+
+def test_retrieval_only_abstains_when_the_named_document_is_not_loaded(
+        loaded: Neo4jRunner, embedder: Embedder) -> None:
+    # Q01's subject, but about a circular the samples do not hold: the filter matches nothing,
+    # the Pathfinder retries without it, and the units found belong to other documents.
+    question = Q01.replace("Nghị định 12/2016/NĐ-MAU", "Thông tư 43/2025/TT-BYT")
+    options = QAOptions(abstention=AbstentionRule(named_documents=True))
+    answer = LegalQA(loaded, embedder, options=options).ask(question, as_of="2024-06-01",
+                                                            use_llm=False)
+    assert answer.status == "abstained" and answer.citations == [], answer.text
+    assert "names 43/2025/TT-BYT" in answer.text
+    # the default (calibrated) rule has the check off: the same evidence is listed
+    assert LegalQA(loaded, embedder).ask(question, as_of="2024-06-01",
+                                         use_llm=False).status == "retrieval_only"
+    assert any("retried without it" in n for e in answer.evidence for n in e.notes)
 
 
 def test_cli_ask_states_the_abstention_and_no_abstain_switches_it_off(

@@ -14,7 +14,7 @@ from hopgraph.agents.legal._abstention import (
     content_words,
     measure,
 )
-from tests.unit.agents.fakes import FakeRetriever, item
+from tests.unit.agents.fakes import NEW, FakeRetriever, item
 
 ON_TOPIC = "Khám bệnh trái tuyến tại bệnh viện tuyến trung ương được thanh toán bao nhiêu?"
 OFF_TOPIC = "Thủ tục đăng ký kết hôn với người nước ngoài gồm những giấy tờ gì?"
@@ -85,3 +85,34 @@ def test_conductor_abstains_with_the_reason_and_the_switch_turns_it_off() -> Non
     on_topic = LegalQA(retriever=retriever).ask(ON_TOPIC, use_llm=False)
     assert on_topic.status == "retrieval_only"
     assert [c.node_id for c in on_topic.citations] == [UNIT.node_id]
+
+
+def test_a_named_document_missing_from_the_evidence_makes_it_abstain() -> None:
+    rule = AbstentionRule(named_documents=True)
+    question = "Theo Thông tư 43/2025/TT-BYT, khám bệnh trái tuyến được thanh toán bao nhiêu?"
+    on_topic = [_with_dense(UNIT, 0.97)]  # covers every content word, high similarity
+    s = measure(question, on_topic)  # type: ignore[arg-type]
+    assert s.missing_documents == ("43/2025/TT-BYT",)
+    reason = rule.reason_to_abstain(question, on_topic)  # type: ignore[arg-type]
+    assert reason is not None and "names 43/2025/TT-BYT" in reason
+    assert AbstentionRule().reason_to_abstain(question, on_topic) is None  # type: ignore[arg-type]
+    # the named document is in the evidence (case of the code ignored): no abstention
+    named = question.replace("Thông tư 43/2025/TT-BYT", "Nghị định 12/2016/NĐ-MAU")
+    assert measure(named, on_topic).missing_documents == ()  # type: ignore[arg-type]
+    assert rule.reason_to_abstain(named, on_topic) is None  # type: ignore[arg-type]
+
+
+def test_an_amending_document_counts_through_its_version_or_chain() -> None:
+    question = "Theo Nghị định 40/2023/NĐ-MAU, khám trái tuyến được thanh toán bao nhiêu?"
+    assert measure(question, [NEW]).missing_documents == ()  # version ...@40/2023/NĐ-MAU
+    chained = replace(NEW, node_id="12/2016/NĐ-MAU:D3.K2")
+    assert measure(question, [chained]).missing_documents == ()  # AMENDS step from 40/2023
+    assert measure(question, [UNIT]).missing_documents == ("40/2023/NĐ-MAU",)
+
+
+def test_calibration_turns_the_named_document_check_off_when_it_costs_answers() -> None:
+    ok = EvidenceSignals(0.9, 0.96, ("x",), "u", missing_documents=("20/2018/NĐ-MAU",))
+    off = EvidenceSignals(0.2, 0.90, ("x",), "u")
+    rule, scores = calibrate([ok, EvidenceSignals(0.8, 0.95, ("x",), "u"), off],
+                             [True, True, False])
+    assert rule.named_documents is False and scores["false_abstention"] == 0.0

@@ -98,3 +98,10 @@ def test_retrieved_ids_map_to_source_units_and_articles(index: CorpusIndex) -> N
     assert index.source_ids("12/2016/NĐ-MAU:D3.K2@40/2023/NĐ-MAU") == {"12/2016/NĐ-MAU:D3.K2"}
     assert article_of("12/2016/NĐ-MAU:D3.K2.a") == "12/2016/NĐ-MAU:D3"
     assert article_of("12/2016/NĐ-MAU") == "12/2016/NĐ-MAU"
+
+
+def test_codification_units_map_to_the_units_they_codify(index: CorpusIndex) -> None:
+    index.codifies["PD-duoc:D45-4-LQ-2"] = {"105/2016/QH13:D2"}
+    assert index.source_ids("PD-duoc:D45-4-LQ-2") == {"105/2016/QH13:D2"}
+    assert index.source_ids("PD-duoc:D45-4-LQ-2.K28") == {"105/2016/QH13:D2.K28"}
+    assert index.source_ids("PD-duoc:D9-9-LQ-9.K1") == {"PD-duoc:D9-9-LQ-9.K1"}  # not codifying
