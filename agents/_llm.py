@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from hopgraph.errors import LLMError
+from hopgraph.settings import LLMSettings
 
 Message = dict[str, str]
 DEFAULT_MAX_TOKENS = 512
@@ -181,6 +182,15 @@ class OpenAIChatModel:
             )
             self.usage.add(result)
             return result
+
+
+def chat_model_from(llm: LLMSettings) -> OpenAIChatModel | None:
+    """The configured chat model, or None when no endpoint is set (retrieval-only answers,
+    heuristic sentence graphs, deterministic biomedical fallbacks). Close it when done."""
+    if not llm.base_url:
+        return None
+    return OpenAIChatModel(base_url=llm.base_url, model=llm.model, api_key=llm.api_key,
+                           timeout_s=llm.timeout_s, max_retries=llm.max_retries)
 
 
 def parse_json_reply(text: str) -> Any:

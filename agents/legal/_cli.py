@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from hopgraph.agents._embedders import build_embedder
-from hopgraph.agents._llm import ChatModel, OpenAIChatModel
+from hopgraph.agents._llm import chat_model_from
 from hopgraph.agents.legal._conductor import LegalQA, QAOptions
 from hopgraph.agents.legal._eval import ABLATIONS, load_questions, render_markdown, run_ablations
 from hopgraph.cli._context import open_runner, settings_of
@@ -23,17 +23,13 @@ DEFAULT_QUESTIONS = SAMPLES_DIR
 
 @contextmanager
 def _qa(settings: Settings, *, no_llm: bool, options: QAOptions) -> Iterator[LegalQA]:
-    chat: ChatModel | None = None
-    llm = settings.llm
-    if llm.base_url and not no_llm:
-        chat = OpenAIChatModel(base_url=llm.base_url, model=llm.model, api_key=llm.api_key,
-                               timeout_s=llm.timeout_s, max_retries=llm.max_retries)
+    chat = None if no_llm else chat_model_from(settings.llm)
     embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
     try:
         with open_runner(settings) as (runner, _conn):
             yield LegalQA(runner, embedder, chat, options=options)
     finally:
-        if isinstance(chat, OpenAIChatModel):
+        if chat is not None:
             chat.close()
 
 

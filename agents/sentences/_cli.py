@@ -10,10 +10,10 @@ import click
 from tqdm import tqdm
 
 from hopgraph.agents import build_embedder
+from hopgraph.agents._llm import chat_model_from
 from hopgraph.agents.sentences._eval import evaluate, format_table, read_questions
 from hopgraph.agents.sentences._reasoner import SentenceReasoner, SentenceRetrievalConfig
 from hopgraph.cli._context import open_runner, settings_of
-from hopgraph.loaders.sentences._cli import chat_model_from
 from hopgraph.loaders.sentences._inputs import sample_questions_path
 
 _DEFAULTS = SentenceRetrievalConfig()
@@ -51,7 +51,7 @@ def ask_sentences(ctx: click.Context, question: str, no_llm: bool, as_json: bool
     """Answer QUESTION from the sentence graph (retrieval-only without an LLM)."""
     settings = settings_of(ctx)
     embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
-    llm = None if no_llm else chat_model_from(settings)
+    llm = None if no_llm else chat_model_from(settings.llm)
     with open_runner(settings) as (runner, _):
         result = SentenceReasoner(runner, embedder, llm, SentenceRetrievalConfig(**config)).answer(question)
     r = result.retrieval
@@ -92,7 +92,7 @@ def eval_sentences(ctx: click.Context, questions: str | None, limit: int | None,
     settings = settings_of(ctx)
     items = read_questions(Path(questions) if questions else sample_questions_path())[:limit]
     embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
-    llm = chat_model_from(settings)
+    llm = chat_model_from(settings.llm)
     if llm_questions and llm is None:
         click.echo("no LLM configured (HOPGRAPH_LLM_BASE_URL): EM/F1 not measured", err=True)
     with open_runner(settings) as (runner, _), tqdm(total=len(items), unit="question",

@@ -48,16 +48,16 @@ def _step(title: str) -> Iterator[None]:
 
 def _legal(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     from hopgraph.agents import build_embedder
+    from hopgraph.agents._llm import chat_model_from
     from hopgraph.agents.legal._conductor import LegalQA, QAOptions
     from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
-    from hopgraph.loaders.sentences._cli import chat_model_from
 
     embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
     with _step("legal: load the sample regulations"):
         report = load_legal(runner, embedder, [SAMPLES_DIR], batch_size=settings.batch_size)
         click.echo("   " + report.summary().replace("\n", "\n   "))
     questions = json.loads((SAMPLES_DIR / "questions.json").read_text(encoding="utf-8"))
-    chat = chat_model_from(settings) if with_llm else None
+    chat = chat_model_from(settings.llm) if with_llm else None
     qa = LegalQA(runner, embedder, chat, options=QAOptions())
     # The same clause asked at three dates: amended wording in force, an earlier wording, and an
     # amendment that is enacted but not yet in force.
@@ -97,8 +97,8 @@ def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
 
 def _sentences(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     from hopgraph.agents import build_embedder
+    from hopgraph.agents._llm import chat_model_from
     from hopgraph.agents.sentences._reasoner import SentenceReasoner, SentenceRetrievalConfig
-    from hopgraph.loaders.sentences._cli import chat_model_from
     from hopgraph.loaders.sentences._entities import SpacyTagger
     from hopgraph.loaders.sentences._inputs import (
         read_corpus,
@@ -118,7 +118,7 @@ def _sentences(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     rows = json.loads(sample_questions_path().read_text(encoding="utf-8"))
     q = next(r for r in rows if "question" in r)
     with _step("sentences: ask a bridge question"):
-        llm = chat_model_from(settings) if with_llm else None
+        llm = chat_model_from(settings.llm) if with_llm else None
         result = SentenceReasoner(runner, embedder, llm, SentenceRetrievalConfig()).answer(
             q["question"])
         click.echo(f"   Q: {q['question']}")

@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from hopgraph.agents import ChatModel, OpenAIChatModel, build_embedder
+from hopgraph.agents import build_embedder
+from hopgraph.agents._llm import chat_model_from
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.loaders.sentences._entities import SpacyTagger
 from hopgraph.loaders.sentences._inputs import read_corpus, sample_corpus_path
@@ -17,18 +18,8 @@ from hopgraph.loaders.sentences._pipeline import (
     DEFAULT_MAX_DF,
     load_passages,
 )
-from hopgraph.settings import Settings
 
 SAMPLE_NAME = "sample"
-
-
-def chat_model_from(settings: Settings) -> ChatModel | None:
-    """The configured LLM, or None when no endpoint is set (heuristic / retrieval-only)."""
-    if not settings.llm.base_url:
-        return None
-    return OpenAIChatModel(base_url=settings.llm.base_url, model=settings.llm.model,
-                           api_key=settings.llm.api_key, timeout_s=settings.llm.timeout_s,
-                           max_retries=settings.llm.max_retries)
 
 
 @click.command(name="sentences")
@@ -52,7 +43,7 @@ def sentences(ctx: click.Context, path: str, no_llm: bool, llm_limit: int | None
     passages = list(read_corpus(source, skipped))
     embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
     tagger = SpacyTagger.load()
-    llm = None if no_llm else chat_model_from(settings)
+    llm = None if no_llm else chat_model_from(settings.llm)
     with open_runner(settings) as (runner, _), tqdm(total=len(passages), unit="passage",
                                                      disable=None) as bar:
         report = load_passages(runner, passages, embedder=embedder, tagger=tagger, llm=llm,
