@@ -21,6 +21,7 @@ import logging
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +41,8 @@ from hopgraph.retrieval._eval import percentile
 from hopgraph.settings import default_home
 
 RESULTS = Path(__file__).parent / "results"
+COMMIT = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                        cwd=Path(__file__).parent).stdout.strip() or "unknown"  # at start-up
 DIM = 384
 VOCAB = 20_000
 ARTICLES_PER_DOC = 100
@@ -48,7 +51,7 @@ AMEND_RATE = 0.05
 REPEAL_RATE = 0.005
 REFS_PER_CLAUSE = 0.3
 BATCH = 5_000
-QUERIES = 40
+QUERIES = 100
 
 
 class VectorEmbedder:
@@ -272,12 +275,16 @@ def write_results(results: list[dict[str, Any]], profile_text: str) -> None:
                                                        encoding="utf-8")
     load = os.getloadavg()
     md = ["# Legal retrieval scale test", "",
-          f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load average {load[0]:.1f} "
+          f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} at commit {COMMIT}; "
+          f"load average {load[0]:.1f} "
           "on 2 shared cores; heap 2g, page cache 2g. Random unit vectors, Zipf word texts, "
           f"{AMEND_RATE:.0%} of clauses amended 1-3 times, {REPEAL_RATE:.1%} repealed, "
           f"{REFS_PER_CLAUSE} references per clause. {QUERIES} queries per size (5 warm-up).", "",
-          "Times in ms. `db` = the 2 round trips of full retrieval (seeds + tracing + references + "
-          "provenance); `full` adds question segmentation and re-ranking in Python.", "",
+          "Times in ms. `db` = full retrieval's read transaction: the seed query, the re-rank of its "
+          "candidates in Python and the expansion query (tracing + references + provenance), 2 "
+          "round trips; `full` adds question preparation and context assembly. `vector` = a plain "
+          "vector top-10 (`legal/search_units_vector`) through the same runner, interleaved with "
+          "the full retrievals.", "",
           "| units | docs | versions | AMENDS | REFERS_TO | load s | vector p50 | vector p95 | "
           "db p50 | db p95 | full p50 | full p95 | db/vector p50 |", "|---" * 13 + "|"]
     for r in results:
