@@ -1,6 +1,6 @@
-// purpose: Store precomputed triplet embeddings (float32 little-endian bytes of the verbalised triplet) and their key on edges listed by biomed/list_triplets_to_embed.
+// purpose: Store precomputed triplet embeddings (base64 text of the float32 little-endian vector of the verbalised triplet) and their key on edges listed by biomed/list_triplets_to_embed.
 // mode: write
-// param rows: list<map> -- {edge_id: string, embedding: bytes}
+// param rows: list<map> -- {edge_id: string, embedding: string}
 // param embedding_key: string -- model|dimension|verbalisation key the vectors were made with
 // returns: count
 UNWIND $rows AS row

@@ -5,8 +5,8 @@ Opt-in (``hopgraph load primekg … --embed-triplets``, ``load_primekg(…, trip
 page at a time, lists their outgoing edges that carry no vector for the embedder's key
 (:func:`~hopgraph.retrieval._biomed.triplet_embedding_key`), embeds the verbalised triplets with
 the same :func:`~hopgraph.retrieval._biomed.triplet_text` that MMR uses (names read back from the
-graph, as the region query returns them), and stores each vector as float32 bytes
-(``r.embedding``, 4 bytes per dimension: 1,536 bytes for all-MiniLM-L6-v2) with its key
+graph, as the region query returns them), and stores each vector as base64 text of its float32
+values (``r.embedding``, 4/3 × 4 bytes per dimension: 2,048 bytes for all-MiniLM-L6-v2) with its key
 (``r.embedding_key``). Edges already holding a vector for the key are skipped, so the pass is
 idempotent and a later pass only embeds what is new.
 """

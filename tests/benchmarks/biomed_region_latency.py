@@ -135,7 +135,8 @@ def main() -> None:
         mark("loaded")
 
         questions = load_questions(DATA / "medqa", per_dataset=34, seed=13)
-        linker = EntityLinker(runner, nlp=build_nlp())
+        nlp = build_nlp()
+        linker = EntityLinker(runner, nlp=nlp)
         seeds: list[tuple[str, list[str]]] = []
         for item in questions:
             ids = [e.id for e in linker.link(item.question)]
@@ -177,6 +178,7 @@ def main() -> None:
 
         weights = relation_weights(Domain.INTEGRATED)
         key = triplet_embedding_key(embedder)
+        linker = EntityLinker(runner, nlp=nlp)  # over the new connection
         regram = Regram(runner, embedder, linker)
         times: dict[str, list[float]] = {n: [] for n in (
             "plain_one_hop", "region_query", "region_query_with_vectors", "region_mmr_stored",

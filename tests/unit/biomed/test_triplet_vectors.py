@@ -53,14 +53,15 @@ def test_triplet_text_is_the_one_verbalisation() -> None:
 
 def test_vector_bytes_round_trip_exactly_and_bad_sizes_are_refused() -> None:
     vec = np.random.default_rng(0).standard_normal(384).astype(np.float32)
-    raw = encode_vector(vec.tolist())
-    assert len(raw) == 384 * 4
-    assert np.array_equal(decode_vector(raw, 384), vec)  # bit for bit
-    assert np.array_equal(decode_vector(bytearray(raw), 384), vec)
+    stored = encode_vector(vec.tolist())
+    assert isinstance(stored, str) and len(stored) == 384 * 4 * 4 // 3
+    assert np.array_equal(decode_vector(stored, 384), vec)  # bit for bit
     with pytest.raises(RetrievalError, match="edge x: stored embedding has 1532 bytes, expected 1536"):
-        decode_vector(raw[:-4], 384, what="edge x")
-    with pytest.raises(RetrievalError, match="not bytes"):
-        decode_vector([0.1, 0.2], 2)  # type: ignore[arg-type]
+        decode_vector(encode_vector(vec[:-1].tolist()), 384, what="edge x")
+    with pytest.raises(RetrievalError, match="not base64"):
+        decode_vector("not base64!", 384)
+    with pytest.raises(RetrievalError, match="bytes, not base64 text"):
+        decode_vector(bytes(1536), 384)  # type: ignore[arg-type]
 
 
 def test_key_names_model_dimension_and_verbalisation() -> None:
@@ -71,7 +72,7 @@ def test_key_names_model_dimension_and_verbalisation() -> None:
     assert triplet_embedding_key(CountingEmbedder("other")) != key
 
 
-def _row(h: str, rel: str, t: str, embedding: bytes | None, seed: str = "s") -> dict[str, Any]:
+def _row(h: str, rel: str, t: str, embedding: str | None, seed: str = "s") -> dict[str, Any]:
     return {"seed_id": seed, "degree": 5, "head_id": h, "head": h, "head_type": "Drug",
             "relation": rel, "tail_id": t, "tail": t, "tail_type": "Disease", "weight": 1.0,
             "embedding": embedding}
@@ -90,7 +91,7 @@ def test_collect_candidates_asks_for_the_embedders_vectors_and_decodes_them() ->
     assert runner.calls[-1][1]["embedding_key"] is None and plain.vectors == {}
 
     broken = FakeRunner({"biomed/collect_region_candidates": lambda p: [
-        _row("aspirin", "INDICATION", "pain", b"\x00" * 12)]})
+        _row("aspirin", "INDICATION", "pain", encode_vector([0.0, 0.0, 0.0]))]})
     with pytest.raises(RetrievalError, match="12 bytes, expected 256"):
         collect_candidates(broken, ["aspirin"], relation_weights(None), embedder=bag)
 
@@ -142,7 +143,7 @@ class GraphRunner(FakeRunner):
                       for i, (h, rel, tail) in enumerate(
                           (h, rel, tail) for h, out in sorted(heads.items()) for _, rel, tail in out)}
         self.heads = sorted(heads)
-        self.stored: dict[str, tuple[bytes, str]] = {}
+        self.stored: dict[str, tuple[str, str]] = {}
         self.handlers = {"biomed/list_triplets_to_embed": self._list,
                          "biomed/set_triplet_embeddings": self._set}
 
@@ -151,7 +152,7 @@ class GraphRunner(FakeRunner):
         rows: list[dict[str, Any]] = []
         for h in page:
             todo = [(e, v) for e, v in self.edges.items()
-                    if v[0] == h and self.stored.get(e, (b"", ""))[1] != p["embedding_key"]]
+                    if v[0] == h and self.stored.get(e, ("", ""))[1] != p["embedding_key"]]
             rows += [{"head_id": h, "edge_id": e, "head": v[1], "relation": v[2], "tail": v[3]}
                      for e, v in todo] or [{"head_id": h, "edge_id": None, "head": h.upper(),
                                             "relation": None, "tail": None}]
