@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +33,7 @@ REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data"
 OUT = Path(__file__).resolve().parent / "results"
 BATCH = 1000
-ROUNDS = 3
+ROUNDS = 5
 # The baseline: the plainest write of the same rows (no MERGE, no labels by level, no edges
 # to placeholders). Benchmark-only Cypher, run through the driver on the benchmark's own server.
 BARE_NODES = "UNWIND $rows AS r CREATE (n:Bare) SET n = r"
@@ -55,6 +56,9 @@ def _log(msg: str) -> None:
 
 def main() -> int:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True, cwd=REPO).stdout.strip() or "unknown"
+    started_at, load_start = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.getloadavg()[0]
     paths: list[Path] = [SAMPLES_DIR]
     if DATA.is_dir():
         paths = [DATA / "alqac" / "law_2023_v1.1.json", DATA / "alqac" / "law_2022.json",
@@ -195,13 +199,16 @@ def main() -> int:
     e = result["samples_embeddings"]
     md = [
         "# Legal loader: full load and write throughput vs a bare UNWIND … CREATE", "",
+        f"Run {started_at}–{time.strftime('%H:%M UTC', time.gmtime())} at commit {commit}; "
+        f"1-minute load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the "
+        "end (2 cores).", "",
         f"Corpus: {result['files']} files (ALQAC 2022, 2023 and 10/2023 releases, vn-health: "
         f"codification, raw texts), {result['documents']} documents, {units} units (incl. "
         f"versions and inserted units), {edges} edges (containment, versions, legal relations). "
         f"Skipped at parse: {len(result['skipped'])}; failed at write: "
         f"{len(result['loaded']['failed_documents'])}. Batch {BATCH}. Parse + pyvi segmentation "
         f"(not in the timings below): {result['parse_s']} s. Same server, same run: both writers "
-        "warmed up on the samples, then three alternating rounds (bare, loader, …); "
+        "warmed up on the samples, then five alternating rounds (bare, loader, …); "
         "the table shows the round with the median ratio, the JSON all of them. The machine was shared with other jobs "
         "(other sessions' servers and tests on 2 cores), so figures vary from round to round.", "",
         "| writer | seconds | units/s | edges/s |", "|---|---|---|---|",
