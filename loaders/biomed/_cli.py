@@ -32,7 +32,7 @@ LOAD_TIMEOUT_S = 600.0
 @click.option("--embed-triplets", is_flag=True,
               help="After loading, store each edge's embedding of its verbalised triplet (the "
                    "English embedder, all-MiniLM-L6-v2 by default) so MMR need not embed "
-                   "candidates at query time. Opt-in: ~2.6 KB more per edge on disk (~9 GB for the "
+                   "candidates at query time. Opt-in: ~2.5 KB more per edge on disk (~8.4 GB for the "
                    "full PrimeKG); edges that already have one are skipped.")
 @click.pass_context
 def primekg(ctx: click.Context, path: Path | None, alias_path: Path | None, batch_size: int,

@@ -211,7 +211,7 @@ def load_primekg(runner: QueryRunner, path: Path, *, alias_path: Path | None = N
         progress: called with the number of edge rows written in each flushed batch.
         triplet_embedder: opt-in: after loading, store this embedder's vector of every edge's
             verbalised triplet that has none yet (:func:`embed_triplets`), so MMR does not embed
-            candidates at query time. Costs ~2.6 KB per edge on disk with all-MiniLM-L6-v2
+            candidates at query time. Costs ~2.5 KB per edge on disk with all-MiniLM-L6-v2
             (2,048 bytes of base64 vector plus the key string and store records).
         embed_progress: called with the number of triplets stored after each embedding write.
 

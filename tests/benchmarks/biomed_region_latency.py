@@ -51,6 +51,7 @@ from hopgraph.retrieval._biomed import (
     Region,
     candidate_vectors,
     collect_candidates,
+    encode_vector,
     relation_weights,
     select_region,
     triplet_embedding_key,
@@ -173,7 +174,8 @@ def main() -> None:
             "over_load_seconds": round(emb.seconds / report.seconds, 2),
             "store_bytes_before": size_before, "store_bytes_after": size_after,
             "store_bytes_per_edge": round(grown / emb.triplets, 1) if emb.triplets else None,
-            "payload_bytes_per_edge": embedder.dimension * 4,
+            "float32_bytes_per_edge": embedder.dimension * 4,
+            "stored_text_bytes_per_edge": len(encode_vector([0.0] * embedder.dimension)),
         }
 
         weights = relation_weights(Domain.INTEGRATED)
