@@ -1,4 +1,5 @@
-"""Building what the reasoner receives from settings: the optional LLM and spaCy pipeline.
+"""Building what the reasoner receives from settings: the optional spaCy pipeline (the chat
+model comes from :func:`hopgraph.agents._llm.chat_model_from`).
 
 Used by entry points only (CLI, benchmarks); library code receives the built objects.
 """
@@ -6,9 +7,6 @@ Used by entry points only (CLI, benchmarks); library code receives the built obj
 from __future__ import annotations
 
 from typing import Any
-
-from hopgraph.agents._llm import ChatModel, OpenAIChatModel
-from hopgraph.settings import Settings
 
 
 def build_nlp() -> Any | None:
@@ -24,12 +22,3 @@ def build_nlp() -> Any | None:
         return None
     nlp.add_pipe("abbreviation_detector")
     return nlp
-
-
-def build_llm(settings: Settings) -> ChatModel | None:
-    """The configured chat model, or None when no endpoint is configured."""
-    if settings.llm.base_url is None:
-        return None
-    return OpenAIChatModel(base_url=settings.llm.base_url, model=settings.llm.model,
-                           api_key=settings.llm.api_key, timeout_s=settings.llm.timeout_s,
-                           max_retries=settings.llm.max_retries)

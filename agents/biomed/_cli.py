@@ -16,7 +16,8 @@ import click
 from tqdm import tqdm
 
 from hopgraph.agents._embedders import build_embedder
-from hopgraph.agents.biomed._build import build_llm, build_nlp
+from hopgraph.agents._llm import chat_model_from
+from hopgraph.agents.biomed._build import build_nlp
 from hopgraph.agents.biomed._eval import (
     ABLATIONS,
     MemoEmbedder,
@@ -37,7 +38,7 @@ def open_regram(settings: Settings, config: RegramConfig, *, use_nlp: bool = Tru
     """Build a :class:`Regram` from settings (entry points only)."""
     with open_runner(settings) as (runner, _):
         embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
-        llm = build_llm(settings)
+        llm = chat_model_from(settings.llm)
         linker = EntityLinker(runner, nlp=build_nlp() if use_nlp else None)
         verifier: Verifier = LLMVerifier(llm) if verifier_kind == "llm" and llm is not None else GraphVerifier(runner)
         if memo:

@@ -73,7 +73,8 @@ def _legal(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
 
 def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     from hopgraph.agents import build_embedder
-    from hopgraph.agents.biomed._build import build_llm, build_nlp
+    from hopgraph.agents._llm import chat_model_from
+    from hopgraph.agents.biomed._build import build_nlp
     from hopgraph.agents.biomed._linking import EntityLinker
     from hopgraph.agents.biomed._reasoner import Regram, RegramConfig
     from hopgraph.agents.biomed._reviewer import GraphVerifier
@@ -86,7 +87,7 @@ def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     with _step("biomed: ask a two-hop question"):
         embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
         regram = Regram(runner, embedder, EntityLinker(runner, nlp=build_nlp()),
-                        llm=build_llm(settings) if with_llm else None,
+                        llm=chat_model_from(settings.llm) if with_llm else None,
                         verifier=GraphVerifier(runner), config=RegramConfig())
         ans = regram.ask(question)
         click.echo(f"   Q: {question}")

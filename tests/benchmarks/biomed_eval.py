@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from hopgraph.agents._embedders import build_embedder
-from hopgraph.agents.biomed._build import build_llm, build_nlp
+from hopgraph.agents._llm import chat_model_from
+from hopgraph.agents.biomed._build import build_nlp
 from hopgraph.agents.biomed._eval import (
     ABLATIONS,
     MemoEmbedder,
@@ -112,7 +113,7 @@ def main() -> None:
         questions = load_questions(DATA / "medqa", per_dataset=args.per_dataset, seed=args.seed)
         linker = MemoLinker(EntityLinker(runner, nlp=build_nlp()))
         embedder = MemoEmbedder(build_embedder("all-MiniLM-L6-v2", settings.embedder.cache_dir))
-        regram = Regram(runner, embedder, linker, llm=build_llm(settings))
+        regram = Regram(runner, embedder, linker, llm=chat_model_from(settings.llm))
         RESULTS.mkdir(parents=True, exist_ok=True)
         partial = RESULTS / f"{args.out}.partial.jsonl"
         partial.write_text("")
