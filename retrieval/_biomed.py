@@ -188,6 +188,8 @@ class Region:
     seeds: list[SeedReport] = field(default_factory=list)
     candidates: int = 0
     stored_vectors: int = 0  # candidates whose vector came from the graph, not the embedder
+    vectors: dict[tuple[str, str, str], np.ndarray] = field(default_factory=dict, repr=False)
+    """The vector MMR used for each chosen triplet (by :attr:`Triplet.key`), for later scoring."""
 
     @property
     def node_ids(self) -> set[str]:
@@ -322,7 +324,8 @@ def select_region(question: str, candidates: Candidates, embedder: Embedder, *,
     picked = weighted_mmr(qv, vecs, weights, k=k, lam=lam, use_mmr=use_mmr)
     chosen = [Triplet(**{**trips[i].__dict__, "similarity": sim, "mmr": score})
               for i, sim, score in picked]
-    return Region(question, chosen, candidates.seeds, len(trips), stored)
+    return Region(question, chosen, candidates.seeds, len(trips), stored,
+                  {trips[i].key: vecs[i] for i, _, _ in picked})
 
 
 def type_of_label(label: str) -> BioType | None:

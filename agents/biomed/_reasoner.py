@@ -301,8 +301,13 @@ class Regram:
         """
         triplets = [t for h in hops for t in h.region.triplets]
         stem_ids = {e.id for h in hops for e in self._linker.link(h.question)}
-        texts = [t.text() for t in triplets]
-        vecs = np.asarray(self._embedder.embed_documents(texts), dtype=np.float32) if texts else None
+        # The vectors MMR already used for the region (stored or computed); embed only the rest.
+        known = {key: v for h in hops for key, v in h.region.vectors.items()}
+        missing = [t for t in triplets if t.key not in known]
+        if missing:
+            fresh = self._embedder.embed_documents([t.text() for t in missing])
+            known.update({t.key: np.asarray(v, dtype=np.float32) for t, v in zip(missing, fresh, strict=True)})
+        vecs = np.stack([np.asarray(known[t.key], dtype=np.float32) for t in triplets]) if triplets else None
         scores: dict[str, tuple[float, float]] = {}
         for letter, text in opts.items():
             ids = {e.id for e in self._linker.link(text)} - stem_ids

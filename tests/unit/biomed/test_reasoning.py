@@ -163,3 +163,22 @@ def test_pipeline_with_llm_hybrid_hypotheses_are_reviewed() -> None:
     assert ans.choice == "A" and ans.choice_source == "llm"
     ablated = reg.with_config(RegramConfig(use_reviewer=False, use_multihop=False))
     assert ablated.ask("Which protein does Warfarin target?").plan.source == "single-hop"
+
+
+def test_option_scoring_reuses_the_vectors_mmr_used() -> None:
+    class Counting(BagEmbedder):
+        def __init__(self) -> None:
+            self.documents: list[str] = []
+
+        def embed_documents(self, texts: Any) -> list[list[float]]:
+            self.documents.extend(texts)
+            return super().embed_documents(texts)
+
+    emb = Counting()
+    reg = Regram(_runner(), emb, EntityLinker(_runner()))
+    ans = reg.ask("Which protein does Warfarin target?", {"A": "VKORC1", "B": "insulin"})
+    region = ans.hops[0].region
+    assert ans.choice == "A" and region.triplets
+    assert set(region.vectors) == {t.key for t in region.triplets}
+    # every region triplet was embedded once, for MMR; MCQ scoring embedded nothing again
+    assert sorted(emb.documents) == sorted({t.text() for t in region.triplets})
