@@ -144,12 +144,11 @@ class LegalRetriever:
             return LegalContext(prepared.question, day, [], [],
                                 "the question has no searchable words", 0, _ms(started))
         vector = self._embed(prepared.question)
-        propagate = cfg.propagate
 
         def work(tx: ReadTransaction) -> tuple[list[Candidate], list[Candidate], list[Record]]:
             # Both queries in one read transaction: the expansion sees the snapshot the seeds
             # came from, and the pair pays for one BEGIN/COMMIT.
-            candidates = self.search(prepared, vector, day, flt, cfg, reader=tx)
+            candidates = self.search(tx, prepared, vector, day, flt, cfg)
             if not candidates:
                 return [], [], []
             ranked = self.rerank(prepared, candidates) if cfg.rerank else candidates
@@ -158,8 +157,8 @@ class LegalRetriever:
                 EXPAND_QUERY,
                 seed_ids=[c.id for c in seeds],
                 as_of=day,
-                max_depth=max(1, min(cfg.max_chain_depth, HARD_MAX_CHAIN_DEPTH)) if propagate else 0,
-                max_refs=max(0, cfg.max_references) if propagate else 0,
+                max_depth=max(1, min(cfg.max_chain_depth, HARD_MAX_CHAIN_DEPTH)) if cfg.propagate else 0,
+                max_refs=max(0, cfg.max_references) if cfg.propagate else 0,
             )
             return candidates, seeds, rows
 
@@ -223,17 +222,15 @@ class LegalRetriever:
 
     def search(
         self,
+        reader: ReadTransaction,
         prepared: PreparedQuery,
         vector: Sequence[float],
         as_of: date,
         filters: RetrievalFilters,
         cfg: RetrievalConfig,
-        *,
-        reader: ReadTransaction | None = None,
     ) -> list[Candidate]:
-        """Run the seed query (one round trip) and return fused candidates, best first.
-
-        ``reader`` runs the query inside an open read transaction; by default it runs alone."""
+        """Run the seed query (one round trip) in ``reader``'s open read transaction and return
+        fused candidates, best first."""
         if cfg.fusion not in ("linear", "rrf"):
             raise RetrievalError(f"fusion must be 'linear' or 'rrf', got {cfg.fusion!r}")
         if not 0.0 <= cfg.lam <= 1.0:
@@ -241,7 +238,7 @@ class LegalRetriever:
         # The lexical branch searches the question's content words only when asked (and when
         # any are left): boilerplate such as "là đúng hay sai?" matches articles at random.
         lucene = (prepared.lucene_content or prepared.lucene) if cfg.clean_query else prepared.lucene
-        rows = (reader or self.runner).read(
+        rows = reader.read(
             SEARCH_QUERY,
             vector=list(vector),
             query=lucene or "none",

@@ -19,6 +19,7 @@ part is skipped.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -62,8 +63,12 @@ def _log(msg: str) -> None:
 
 def main() -> int:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    with_vectors = "--vectors" in sys.argv
-    rounds_n = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else ROUNDS
+    ap = argparse.ArgumentParser(description="Legal loader write throughput vs a bare write.")
+    ap.add_argument("--rounds", type=int, default=ROUNDS, help="alternating rounds per writer")
+    ap.add_argument("--vectors", action="store_true",
+                    help="clause-sized rows carry a 384-float vector (embeddings included)")
+    args = ap.parse_args()
+    with_vectors, rounds_n = args.vectors, args.rounds
     name = "legal_load_vectors" if with_vectors else "legal_load"
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True, cwd=REPO).stdout.strip() or "unknown"

@@ -50,6 +50,23 @@ class BagEmbedder:
         return self._vec(text)
 
 
+class CountingEmbedder(BagEmbedder):
+    """BagEmbedder that records every text it embeds."""
+
+    def __init__(self, name: str = "bag") -> None:
+        self.name = name
+        self.documents: list[str] = []
+        self.queries: list[str] = []
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        self.documents.extend(texts)
+        return super().embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        self.queries.append(text)
+        return super().embed_query(text)
+
+
 class ScriptedLLM:
     """Returns replies chosen by a function of the prompt; records prompts."""
 

@@ -20,7 +20,7 @@ from hopgraph.agents.biomed import (
     mode_for,
 )
 from hopgraph.retrieval._biomed import Domain, Region, Triplet
-from tests.unit.biomed._fakes import BagEmbedder, FakeRunner, ScriptedLLM
+from tests.unit.biomed._fakes import BagEmbedder, CountingEmbedder, FakeRunner, ScriptedLLM
 
 GRAPH = {  # id -> (name, type, aliases)
     "d:warfarin": ("Warfarin", "Drug", ["Coumadin"]),
@@ -166,15 +166,7 @@ def test_pipeline_with_llm_hybrid_hypotheses_are_reviewed() -> None:
 
 
 def test_option_scoring_reuses_the_vectors_mmr_used() -> None:
-    class Counting(BagEmbedder):
-        def __init__(self) -> None:
-            self.documents: list[str] = []
-
-        def embed_documents(self, texts: Any) -> list[list[float]]:
-            self.documents.extend(texts)
-            return super().embed_documents(texts)
-
-    emb = Counting()
+    emb = CountingEmbedder()
     reg = Regram(_runner(), emb, EntityLinker(_runner()))
     ans = reg.ask("Which protein does Warfarin target?", {"A": "VKORC1", "B": "insulin"})
     region = ans.hops[0].region

@@ -24,24 +24,7 @@ from hopgraph.retrieval._biomed import (
     triplet_embedding_key,
     triplet_text,
 )
-from tests.unit.biomed._fakes import BagEmbedder, FakeRunner
-
-
-class CountingEmbedder(BagEmbedder):
-    """BagEmbedder that records every text it embeds."""
-
-    def __init__(self, name: str = "bag") -> None:
-        self.name = name
-        self.documents: list[str] = []
-        self.queries: list[str] = []
-
-    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        self.documents.extend(texts)
-        return super().embed_documents(texts)
-
-    def embed_query(self, text: str) -> list[float]:
-        self.queries.append(text)
-        return super().embed_query(text)
+from tests.unit.biomed._fakes import BagEmbedder, CountingEmbedder, FakeRunner
 
 
 def test_triplet_text_is_the_one_verbalisation() -> None:
