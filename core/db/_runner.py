@@ -9,7 +9,7 @@ BEGIN/COMMIT through :meth:`Neo4jRunner.read_transaction`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
@@ -17,7 +17,7 @@ import neo4j
 from neo4j import GraphDatabase, Query, RoutingControl
 from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavailable
 
-from hopgraph.cypher import QueryRegistry, load_registry
+from hopgraph.cypher import CypherQuery, QueryRegistry, load_registry
 from hopgraph.errors import AuthenticationFailed, DatabaseError, DatabaseUnavailable
 
 Record = dict[str, Any]
@@ -80,7 +80,7 @@ class Neo4jRunner:
             records, _, _ = self.driver.execute_query(
                 query, params, database_=self.database, routing_=RoutingControl.READ
             )
-        return [r.data() for r in records]
+        return _rows(self.registry[key], records)
 
     def write(self, key: str, **params: Any) -> list[Record]:
         query = self._query(key, params)
@@ -147,7 +147,16 @@ class _TxReader:
     def read(self, key: str, **params: Any) -> list[Record]:
         self._runner.registry.check_params(key, params)
         self._key[0] = key
-        return [r.data() for r in self._tx.run(self._runner.registry[key].text, params)]
+        query = self._runner.registry[key]
+        return _rows(query, self._tx.run(query.text, params))
+
+
+def _rows(query: CypherQuery, records: Iterable[neo4j.Record]) -> list[Record]:
+    # A query whose header says '// rows: plain' returns no graph entities: its values need no
+    # conversion, and Record.data()'s recursive walk over a nested result is skipped.
+    if query.plain_rows:
+        return [dict(r) for r in records]
+    return [r.data() for r in records]
 
 
 @contextmanager

@@ -5,6 +5,7 @@
 // param max_depth: int -- longest change chain followed (at most 10); longer chains are reported as cut
 // param max_refs: int -- most REFERS_TO targets per seed or successor
 // returns: seeds, units
+// rows: plain
 UNWIND range(0, size($seed_ids) - 1) AS seed_rank
 MATCH (s:LegalNode {id: $seed_ids[seed_rank]}) WHERE s:LegalUnit
 OPTIONAL MATCH (s)-[:VERSION_OF]->(vb:LegalUnit)

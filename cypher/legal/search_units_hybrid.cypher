@@ -16,6 +16,7 @@
 // param rrf_k: int -- reciprocal rank fusion constant
 // param to_article: boolean -- score each hit as its containing Article (best chunk per article)
 // returns: id, doc_id, level, heading, citation, doc_title, doc_number, doc_type, dense, sparse, dense_norm, sparse_norm, dense_rank, sparse_rank, fused
+// rows: plain
 CALL () {
   CALL () {
     WITH 1 AS one WHERE NOT $has_filter

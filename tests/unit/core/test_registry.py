@@ -25,6 +25,14 @@ def test_parses_header_and_body() -> None:
     assert dict(q.params) == {"ids": "list<string>", "limit": "int"}
     assert q.returns == ("id", "text")
     assert q.text.startswith("MATCH")
+    assert q.plain_rows is False
+
+
+def test_rows_plain_header_is_parsed_and_checked() -> None:
+    src = GOOD.replace("// returns: id, text", "// returns: id, text\n// rows: plain")
+    assert parse_query("legal/find_units", src).plain_rows is True
+    with pytest.raises(QueryLoadError, match="takes 'plain', got 'nodes'"):
+        parse_query("legal/find_units", src.replace("rows: plain", "rows: nodes"))
 
 
 def test_undeclared_parameter_is_rejected() -> None:
