@@ -16,6 +16,7 @@ Writes tests/benchmarks/results/legal_retrieval_scale.{md,json}.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import logging
 import os
@@ -80,8 +81,94 @@ def _vecs(rng: np.random.Generator, n: int) -> np.ndarray:
     return v / np.linalg.norm(v, axis=1, keepdims=True)
 
 
-def generate(runner: Neo4jRunner, n_units: int, seed: int = 7) -> dict[str, int]:
-    """Write a corpus of about ``n_units`` units; return counts."""
+class CypherSink:
+    """Writes the generated corpus through batched ``UNWIND`` queries (``legal/write_benchmark_*``)."""
+
+    def __init__(self, runner: Neo4jRunner) -> None:
+        self.runner = runner
+
+    def documents(self, rows: list[dict[str, Any]]) -> None:
+        self.runner.write("legal/write_benchmark_documents", rows=rows)
+
+    def units(self, rows: list[dict[str, Any]]) -> None:
+        self.runner.write("legal/write_benchmark_units", rows=_listed(rows))
+
+    def versions(self, rows: list[dict[str, Any]]) -> None:
+        self.runner.write("legal/write_benchmark_versions", rows=_listed(rows))
+
+    def edges(self, rows: list[dict[str, Any]]) -> None:
+        self.runner.write("legal/write_benchmark_edges", rows=rows)
+
+
+def _listed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**r, "embedding": r["embedding"].tolist()} for r in rows]
+
+
+class CsvSink:
+    """Writes the generated corpus as ``neo4j-admin database import`` CSV files: the same nodes,
+    labels, properties and edges the Cypher writers create (vectors as ``double[]``, as a
+    Cypher list of Python floats is stored, rounded to 1e-7)."""
+
+    DELIM = "|"
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.node_path = folder / "legal_nodes.csv"
+        self.edge_path = folder / "legal_edges.csv"
+        self._nodes = self.node_path.open("w", newline="", encoding="utf-8")
+        self._edges = self.edge_path.open("w", newline="", encoding="utf-8")
+        self.nw = csv.writer(self._nodes)
+        self.ew = csv.writer(self._edges)
+        self.nw.writerow(["id:ID(LegalNode)", ":LABEL", "doc_id", "level", "number", "path",
+                          "heading", "text", "text_segmented", "ordinal:int", "citation",
+                          "embedding:double[]", "valid_from:date", "doc_type", "title",
+                          "issuer"])
+        self.ew.writerow([":START_ID(LegalNode)", ":END_ID(LegalNode)", ":TYPE",
+                          "effective_date:date", "method"])
+        self.levels: dict[str, str] = {}  # unit id -> level (a version copies its target's)
+
+    @classmethod
+    def _vector(cls, v: np.ndarray) -> str:
+        # Each component as an integer count of 1e-7 ("191550e-7"): formatting integers is about
+        # 3x faster than floats, which matters at 384M components. Rounding moves a component
+        # (typically ~0.05) by at most 5e-8.
+        return ("e-7" + cls.DELIM).join(map(str, np.rint(v * 1e7).astype(np.int64).tolist())) + "e-7"
+
+    def documents(self, rows: list[dict[str, Any]]) -> None:
+        for d in rows:
+            self.nw.writerow([d["id"], "LegalNode|Document", "", "", d["number"], "", "", "", "",
+                              "", "", "", "", d["doc_type"], d["title"], d["issuer"]])
+
+    def units(self, rows: list[dict[str, Any]]) -> None:
+        for r in rows:
+            self.levels[r["id"]] = r["level"]
+            self.nw.writerow([r["id"], f"LegalNode|LegalUnit|{r['level']}", r["doc_id"],
+                              r["level"], r["number"], r["path"], r["heading"] or "", r["text"],
+                              r["text_segmented"] or "", r["ordinal"], "",
+                              self._vector(r["embedding"]), "", "", "", ""])
+            self.ew.writerow([r["parent_id"], r["id"], "CONTAINS", "", ""])
+
+    def versions(self, rows: list[dict[str, Any]]) -> None:
+        for r in rows:
+            number, path = r["target"].rsplit(".K", 1)[-1], r["target"].split(":", 1)[1]
+            self.nw.writerow([r["id"], "LegalNode|LegalUnit|UnitVersion", r["doc_id"],
+                              self.levels[r["target"]], number, path, "", r["text"],
+                              r["text_segmented"], "", "", self._vector(r["embedding"]),
+                              r["valid_from"].isoformat(), "", "", ""])
+            self.ew.writerow([r["id"], r["target"], "VERSION_OF", "", ""])
+
+    def edges(self, rows: list[dict[str, Any]]) -> None:
+        for e in rows:
+            day = e["effective_date"].isoformat() if e["effective_date"] else ""
+            self.ew.writerow([e["src"], e["dst"], e["rel"], day, "generated"])
+
+    def close(self) -> None:
+        self._nodes.close()
+        self._edges.close()
+
+
+def generate(sink: CypherSink | CsvSink, n_units: int, seed: int = 7) -> dict[str, int]:
+    """Generate a corpus of about ``n_units`` units into ``sink``; return counts."""
     rng = np.random.default_rng(seed)
     prng = random.Random(seed)
     per_doc = ARTICLES_PER_DOC * (1 + CLAUSES_PER_ARTICLE)
@@ -89,7 +176,7 @@ def generate(runner: Neo4jRunner, n_units: int, seed: int = 7) -> dict[str, int]
     docs = [{"id": f"{i + 1}/{2000 + i % 24}/QH{10 + i % 6}", "number": f"{i + 1}/{2000 + i % 24}/QH{10 + i % 6}",
              "doc_type": prng.choice(["Luật", "Nghị định", "Thông tư"]), "title": f"Văn bản {i + 1}",
              "issuer": prng.choice(["Quốc hội", "Chính phủ", "Bộ Y tế"])} for i in range(n_docs)]
-    runner.write("legal/write_benchmark_documents", rows=docs)
+    sink.documents(docs)
     clause_ids: list[str] = []
     counts = {"documents": n_docs, "units": 0, "versions": 0, "amends": 0, "repeals": 0, "refers": 0}
     rows: list[dict[str, Any]] = []
@@ -98,8 +185,8 @@ def generate(runner: Neo4jRunner, n_units: int, seed: int = 7) -> dict[str, int]
         if level_rows:
             vec = _vecs(rng, len(level_rows))
             for r, v in zip(level_rows, vec, strict=True):
-                r["embedding"] = v.tolist()
-            runner.write("legal/write_benchmark_units", rows=level_rows)
+                r["embedding"] = v
+            sink.units(level_rows)
             counts["units"] += len(level_rows)
             level_rows.clear()
 
@@ -127,7 +214,7 @@ def generate(runner: Neo4jRunner, n_units: int, seed: int = 7) -> dict[str, int]
     # Amendments: instruction clauses of later documents amend earlier clauses; new wording as
     # UnitVersion nodes; a few repeals; references between clauses.
     edges: list[dict[str, Any]] = []
-    versions: list[dict[str, Any]] = []
+    versions: dict[str, dict[str, Any]] = {}  # by id: one amending document, one version
     for cid in prng.sample(clause_ids, int(len(clause_ids) * AMEND_RATE)):
         day = date(2010, 1, 1)
         for _ in range(prng.randint(1, 3)):
@@ -136,8 +223,8 @@ def generate(runner: Neo4jRunner, n_units: int, seed: int = 7) -> dict[str, int]
             src_doc = src.split(":")[0]
             vid = f"{cid}@{src_doc}"
             t = _words(rng, 40)
-            versions.append({"id": vid, "target": cid, "doc_id": cid.split(":")[0], "text": t,
-                             "valid_from": day})
+            versions[vid] = {"id": vid, "target": cid, "doc_id": cid.split(":")[0], "text": t,
+                             "valid_from": day}
             edges.append({"rel": "AMENDS", "src": src, "dst": cid, "effective_date": day})
     for cid in prng.sample(clause_ids, int(len(clause_ids) * REPEAL_RATE)):
         edges.append({"rel": "REPEALS", "src": prng.choice(clause_ids), "dst": cid,
@@ -145,18 +232,20 @@ def generate(runner: Neo4jRunner, n_units: int, seed: int = 7) -> dict[str, int]
     for _ in range(int(len(clause_ids) * REFS_PER_CLAUSE)):
         edges.append({"rel": "REFERS_TO", "src": prng.choice(clause_ids),
                       "dst": prng.choice(clause_ids), "effective_date": None})
-    for i in range(0, len(versions), BATCH):
-        part = versions[i:i + BATCH]
+    # The Cypher writers MERGE: a repeated (source, relation, target) is one edge, as here.
+    edges = list({(e["rel"], e["src"], e["dst"]): e for e in edges}.values())
+    version_rows = list(versions.values())
+    for i in range(0, len(version_rows), BATCH):
+        part = version_rows[i:i + BATCH]
         vec = _vecs(rng, len(part))
-        runner.write("legal/write_benchmark_versions",
-                     rows=[{**r, "embedding": v.tolist(), "text_segmented": r["text"]}
-                           for r, v in zip(part, vec, strict=True)])
+        sink.versions([{**r, "embedding": v, "text_segmented": r["text"]}
+                       for r, v in zip(part, vec, strict=True)])
     for i in range(0, len(edges), BATCH):
-        runner.write("legal/write_benchmark_edges", rows=edges[i:i + BATCH])
-    counts["versions"] = len(versions)
+        sink.edges(edges[i:i + BATCH])
+    counts["versions"] = len(version_rows)
     for e in edges:
         counts[{"AMENDS": "amends", "REPEALS": "repeals", "REFERS_TO": "refers"}[e["rel"]]] += 1
-    counts["units"] += len(versions)
+    counts["units"] += len(version_rows)
     return counts
 
 
@@ -227,11 +316,42 @@ def _plan_text(plan: Any, depth: int = 0) -> str:
     return line + "".join(_plan_text(c, depth + 1) for c in plan.get("children", []))
 
 
+def build(inst: LocalInstance, n: int, bulk: bool) -> tuple[Any, Neo4jRunner, dict[str, int], float]:
+    """Start ``inst`` holding a generated corpus of about ``n`` units; return the driver, a
+    runner, the corpus counts and the seconds it took (indexes online)."""
+    t = time.perf_counter()
+    if bulk:
+        sink = CsvSink(inst.root / "import" / "legal-scale")
+        counts = generate(sink, n)
+        sink.close()
+        print(f"CSV written in {time.perf_counter() - t:.0f} s", flush=True)
+        inst.bulk_import([sink.node_path], [sink.edge_path], array_delimiter=CsvSink.DELIM)
+        sink.node_path.unlink()
+        sink.edge_path.unlink()
+        print(f"imported at {time.perf_counter() - t:.0f} s", flush=True)
+        inst.start()
+        driver = connect(inst.uri, "neo4j", inst.password())
+        install_schema(driver, "neo4j", dimension=DIM, wait_s=4 * 3600)  # indexes built here
+    else:
+        inst.start()
+        driver = connect(inst.uri, "neo4j", inst.password())
+        install_schema(driver, "neo4j", dimension=DIM)
+        counts = generate(CypherSink(Neo4jRunner(driver, database="neo4j", timeout_s=600.0)), n)
+    driver.execute_query("CALL db.awaitIndexes(14400)", database_="neo4j")
+    return driver, Neo4jRunner(driver, database="neo4j", timeout_s=600.0), counts, \
+        time.perf_counter() - t
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     ap.add_argument("--time-budget-s", type=float, default=1800.0,
                     help="stop before a size when the run has used this much time")
+    ap.add_argument("--bulk", action="store_true",
+                    help="write the corpus as CSV and load it with neo4j-admin import (1M units)")
+    ap.add_argument("--heap", default="2g")
+    ap.add_argument("--pagecache", default="2g")
+    ap.add_argument("--out", default="legal_retrieval_scale", help="results file name")
     args = ap.parse_args()
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     started = time.perf_counter()
@@ -240,44 +360,39 @@ def main() -> None:
     for n in args.sizes:
         if time.perf_counter() - started > args.time_budget_s:
             results.append({"size": n, "skipped": "time budget of this run spent"})
-            write_results(results, profile_text)
+            write_results(results, profile_text, args)
             continue
         root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-scale-"))
         inst = LocalInstance(root=root, cache_root=default_home() / "cache",
-                             bolt_port=free_port(), http_port=free_port(), heap="2g",
-                             pagecache="2g")
-        inst.start()
+                             bolt_port=free_port(), http_port=free_port(), heap=args.heap,
+                             pagecache=args.pagecache)
         try:
-            driver = connect(inst.uri, "neo4j", inst.password())
-            install_schema(driver, "neo4j", dimension=DIM)
-            runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
-            t = time.perf_counter()
-            counts = generate(runner, n)
-            driver.execute_query("CALL db.awaitIndexes(3600)", database_="neo4j")
-            load_s = time.perf_counter() - t
+            driver, runner, counts, load_s = build(inst, n, args.bulk)
             m = measure(runner, QUERIES)
             worst = m.pop("worst")
             profile_text = f"Size {n}: slowest full retrieval (db part) {worst[0]:.1f} ms\n\n" + profile(
                 driver, runner, worst)
-            results.append({"size": n, **counts, "load_s": round(load_s, 1), **m})
+            results.append({"size": n, "loader": "neo4j-admin import" if args.bulk else "cypher",
+                            **counts, "load_s": round(load_s, 1), **m})
             print(results[-1], flush=True)
             driver.close()
         finally:
             inst.stop()
             shutil.rmtree(root, ignore_errors=True)
-        write_results(results, profile_text)  # after every size: a cut-off run keeps its data
+        write_results(results, profile_text, args)  # after every size: a cut-off run keeps its data
 
 
-def write_results(results: list[dict[str, Any]], profile_text: str) -> None:
+def write_results(results: list[dict[str, Any]], profile_text: str, args: argparse.Namespace) -> None:
     """Write the JSON and Markdown results of the sizes measured so far."""
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "legal_retrieval_scale.json").write_text(json.dumps(results, indent=2, default=str),
+    (RESULTS / f"{args.out}.json").write_text(json.dumps(results, indent=2, default=str),
                                                        encoding="utf-8")
     load = os.getloadavg()
     md = ["# Legal retrieval scale test", "",
           f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} at commit {COMMIT}; "
           f"load average {load[0]:.1f} "
-          "on 2 shared cores; heap 2g, page cache 2g. Random unit vectors, Zipf word texts, "
+          f"on 2 shared cores; heap {args.heap}, page cache {args.pagecache}; corpus written by "
+          f"{'neo4j-admin import (CSV)' if args.bulk else 'batched Cypher UNWIND'}. Random unit vectors, Zipf word texts, "
           f"{AMEND_RATE:.0%} of clauses amended 1-3 times, {REPEAL_RATE:.1%} repealed, "
           f"{REFS_PER_CLAUSE} references per clause. {QUERIES} queries per size (5 warm-up).", "",
           "Times in ms. `db` = full retrieval's read transaction: the seed query, the re-rank of its "
@@ -296,7 +411,7 @@ def write_results(results: list[dict[str, Any]], profile_text: str) -> None:
                   f"{r['vector_p95_ms']:.1f} | {r['db_p50_ms']:.1f} | {r['db_p95_ms']:.1f} | "
                   f"{r['full_p50_ms']:.1f} | {r['full_p95_ms']:.1f} | {r['ratio_db_p50']:.2f} |")
     md += ["", "## Profile of the slowest query (largest size measured)", "", profile_text]
-    (RESULTS / "legal_retrieval_scale.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+    (RESULTS / f"{args.out}.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     print("\n".join(md))
 
 
