@@ -9,8 +9,13 @@ retrieval (2 round trips: seeds + tracing + references + provenance) and a plain
 the same server, interleaved, and PROFILEs the slowest full-retrieval query.
 
     OPENBLAS_NUM_THREADS=1 python tests/benchmarks/legal_retrieval_scale.py --sizes 10000 100000
+    OPENBLAS_NUM_THREADS=1 python tests/benchmarks/legal_retrieval_scale.py --sizes 1000000 \
+        --bulk --heap 4g --pagecache 8g --out legal_retrieval_scale_1m --wait-load 1.5
 
-Writes tests/benchmarks/results/legal_retrieval_scale.{md,json}.
+``--bulk`` writes the same corpus (same generator, same random streams) as CSV for
+``neo4j-admin database import`` and builds the indexes afterwards: batched Cypher took 188 s for
+100k units, too slow for 1M. Writes tests/benchmarks/results/<out>.{md,json}
+(default ``legal_retrieval_scale``).
 """
 
 from __future__ import annotations
