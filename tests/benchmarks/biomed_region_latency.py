@@ -156,8 +156,14 @@ def main() -> None:
                                "question_chars_p50": statistics.median(len(q) for q, _ in seeds)}
         mark("linked")
 
-        embedder = build_embedder("all-MiniLM-L6-v2")  # uncached: the real cost at query time
+        # Uncached: the real cost at query time. The default backend (ONNX Runtime when it
+        # loads) and torch's sentence-transformers path are both timed in this run.
+        embedder = build_embedder("all-MiniLM-L6-v2")
         embedder.embed_query("warm-up")
+        torch_embedder = build_embedder("all-MiniLM-L6-v2", backend="torch")
+        torch_embedder.embed_query("warm-up")
+        result["embedder"] = {"default": getattr(embedder, "backend_note", "?"),
+                              "reference": getattr(torch_embedder, "backend_note", "?")}
         driver.close()
         driver = None
         size_before = restart_and_measure(inst)
@@ -188,10 +194,14 @@ def main() -> None:
         key = triplet_embedding_key(embedder)
         linker = EntityLinker(runner, nlp=nlp)  # over the new connection
         regram = Regram(runner, embedder, linker)
+        regram_torch = Regram(runner, torch_embedder, linker)
         times: dict[str, list[float]] = {n: [] for n in (
             "plain_one_hop", "region_query", "region_query_with_vectors", "region_mmr_stored",
             "region_mmr_computed", "question_embedding", "link_then_region_sequential",
-            "build_region_overlapped", "build_region_linked")}
+            "build_region_overlapped", "build_region_linked", "question_embedding_torch",
+            "build_region_linked_torch")}
+        same_as_torch = 0
+        max_query_vec_diff = 0.0
         identical = 0
         mismatches: list[str] = []
         max_vec_diff = 0.0
@@ -237,11 +247,20 @@ def main() -> None:
                     # Region construction as the pipeline runs it once linking is done: the
                     # question is embedded in a worker thread while the region query runs.
                     clock("build_region_linked", regram.build_region, q, weights, linked_sets[q])
+                    clock("question_embedding_torch", torch_embedder.embed_query, q)
+                    _, via_torch = clock("build_region_linked_torch", regram_torch.build_region,
+                                         q, weights, linked_sets[q])
                 if rnd < args.compute_rounds:
                     computed = clock("region_mmr_computed", mmr_computed, q, ids)
                     clock("link_then_region_sequential", link_then_region, q)
                     clock("build_region_overlapped", regram.build_region, q, weights)
                 if rnd == 0:
+                    _, via_default = regram.build_region(q, weights, linked_sets[q])
+                    same_as_torch += ([t.key for t in via_default.triplets]
+                                      == [t.key for t in via_torch.triplets])
+                    max_query_vec_diff = max(max_query_vec_diff, float(np.max(np.abs(
+                        np.asarray(embedder.embed_query(q))
+                        - np.asarray(torch_embedder.embed_query(q))))))
                     candidates.append(stored.candidates)
                     same = [t.key for t in stored.triplets] == [t.key for t in computed.triplets]
                     identical += same
@@ -271,6 +290,8 @@ def main() -> None:
             "seed_sets": len(seeds), "same_triplets_same_order": identical,
             "mismatching_questions": mismatches, "max_abs_mmr_score_diff": max_mmr_diff,
             "max_abs_vector_component_diff": max_vec_diff,
+            "region_same_as_torch_embedder": same_as_torch,
+            "max_abs_question_vector_diff_vs_torch": max_query_vec_diff,
             "candidates_per_set_p50": statistics.median(candidates) if candidates else 0,
             "candidates_per_set_max": max(candidates) if candidates else 0,
         }
