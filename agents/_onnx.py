@@ -125,7 +125,7 @@ class OnnxSentenceEncoder:
         model_path: where its weights live (part of the cache key).
         name: the model's name, for the cached file's name.
         cache_dir: folder for exported graphs.
-        threads: ONNX Runtime intra-op threads.
+        threads: ONNX Runtime intra-op threads; all cores when None.
 
     Raises:
         EmbeddingError: the pipeline is not Transformer+mean Pooling(+Normalize), the export
@@ -133,7 +133,7 @@ class OnnxSentenceEncoder:
     """
 
     def __init__(self, st_model: Any, model_path: str, cache_dir: Path, *, name: str = "model",
-                 threads: int = 1) -> None:
+                 threads: int | None = None) -> None:
         reason = onnx_available()
         if reason:
             raise EmbeddingError(f"ONNX backend unavailable: {reason}")
@@ -149,22 +149,27 @@ class OnnxSentenceEncoder:
                 _export(st_model, self.path)
             except Exception as e:  # the exporter raises many unrelated types
                 raise EmbeddingError(f"ONNX export of {model_path} failed: {e}") from e
+        # All cores by default, also for a single question: on 2 cores a 33-token question took
+        # 5.3 ms with 2 threads against 9.2 ms with one (and 12-24 ms through torch).
+        self._session = self._open(ort, threads or os.cpu_count() or 1)
+        self._names = {i.name for i in self._session.get_inputs()}
+        reference = np.asarray(st_model.encode(list(_PROBES), normalize_embeddings=True,
+                                               show_progress_bar=False), dtype=np.float32)
+        got = self.encode(_PROBES)  # padded batch
+        one = self.encode(_PROBES[:1])  # single text
+        cos = float(min(np.min(np.sum(reference * got, axis=1)), float(one[0] @ reference[0])))
+        if cos < MIN_PROBE_COSINE:
+            raise EmbeddingError(f"ONNX graph {self.path} differs from torch (cosine {cos:.6f})")
+        self.probe_cosine = cos
+
+    def _open(self, ort: Any, threads: int) -> Any:
         options = ort.SessionOptions()
         options.intra_op_num_threads = max(1, threads)
         options.inter_op_num_threads = 1
         try:
-            self._session = ort.InferenceSession(str(self.path), options,
-                                                 providers=["CPUExecutionProvider"])
+            return ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
         except Exception as e:  # a truncated or foreign file
             raise EmbeddingError(f"cannot open ONNX graph {self.path}: {e}") from e
-        self._names = {i.name for i in self._session.get_inputs()}
-        reference = np.asarray(st_model.encode(list(_PROBES), normalize_embeddings=True,
-                                               show_progress_bar=False), dtype=np.float32)
-        got = self.encode(_PROBES)
-        cos = float(np.min(np.sum(reference * got, axis=1)))
-        if cos < MIN_PROBE_COSINE:
-            raise EmbeddingError(f"ONNX graph {self.path} differs from torch (cosine {cos:.6f})")
-        self.probe_cosine = cos
 
     def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         """L2-normalised float32 vectors, one row per text, in input order."""

@@ -37,7 +37,8 @@ def open_regram(settings: Settings, config: RegramConfig, *, use_nlp: bool = Tru
                 verifier_kind: str = "graph", memo: bool = False) -> Iterator[Regram]:
     """Build a :class:`Regram` from settings (entry points only)."""
     with open_runner(settings) as (runner, _):
-        embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
+        embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir,
+                               onnx_dir=settings.runtime.home / "onnx")
         llm = chat_model_from(settings.llm)
         linker = EntityLinker(runner, nlp=build_nlp() if use_nlp else None)
         verifier: Verifier = LLMVerifier(llm) if verifier_kind == "llm" and llm is not None else GraphVerifier(runner)

@@ -50,7 +50,8 @@ def ask_sentences(ctx: click.Context, question: str, no_llm: bool, as_json: bool
                   **config: Any) -> None:
     """Answer QUESTION from the sentence graph (retrieval-only without an LLM)."""
     settings = settings_of(ctx)
-    embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
+    embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir,
+                               onnx_dir=settings.runtime.home / "onnx")
     llm = None if no_llm else chat_model_from(settings.llm)
     with open_runner(settings) as (runner, _):
         result = SentenceReasoner(runner, embedder, llm, SentenceRetrievalConfig(**config)).answer(question)
@@ -91,7 +92,8 @@ def eval_sentences(ctx: click.Context, questions: str | None, limit: int | None,
     (HotpotQA JSON with supporting facts; default: the bundled sample questions)."""
     settings = settings_of(ctx)
     items = read_questions(Path(questions) if questions else sample_questions_path())[:limit]
-    embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
+    embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir,
+                               onnx_dir=settings.runtime.home / "onnx")
     llm = chat_model_from(settings.llm)
     if llm_questions and llm is None:
         click.echo("no LLM configured (HOPGRAPH_LLM_BASE_URL): EM/F1 not measured", err=True)

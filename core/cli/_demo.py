@@ -85,7 +85,8 @@ def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
         click.echo("   " + report.summary().replace("\n", "\n   "))
     question = "Which drug that targets ABL1 is used for chronic myeloid leukemia?"
     with _step("biomed: ask a two-hop question"):
-        embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
+        embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir,
+                              onnx_dir=settings.runtime.home / "onnx")
         regram = Regram(runner, embedder, EntityLinker(runner, nlp=build_nlp()),
                         llm=chat_model_from(settings.llm) if with_llm else None,
                         verifier=GraphVerifier(runner), config=RegramConfig())
@@ -108,7 +109,8 @@ def _sentences(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     )
     from hopgraph.loaders.sentences._pipeline import load_passages
 
-    embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
+    embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir,
+                              onnx_dir=settings.runtime.home / "onnx")
     with _step("sentences: build the sentence graph of the sample corpus"):
         skipped: list[str] = []
         passages = list(read_corpus(sample_corpus_path(), skipped))
