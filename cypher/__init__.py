@@ -13,9 +13,14 @@ A file ``cypher/<area>/<verb_noun>.cypher`` starts with a header of ``//`` lines
 never nodes, relationships or paths: the runner then hands the driver's values over as they are,
 without ``Record.data()``'s recursive walk (a few milliseconds on a nested expansion result).
 
+A body line ``// include: _<fragment>`` is replaced by the file ``cypher/<area>/_<fragment>.cypher``
+of the same area: a part shared by several queries (one round-trip query and a stand-alone one
+run the same validity tracing). Fragments are not queries themselves; their leading ``//`` lines
+describe them, and the including query declares every parameter they use.
+
 The registry is loaded once (:func:`load_registry`) and validated at load time: the header must
-name a purpose, a mode and the returned columns, and the ``$parameters`` used in the body must be
-exactly the declared ones. Queries are addressed as ``"<area>/<name>"``.
+name a purpose, a mode and the returned columns, and the ``$parameters`` used in the body (with
+its fragments) must be exactly the declared ones. Queries are addressed as ``"<area>/<name>"``.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ _STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _LINE_COMMENT = re.compile(r"//[^\n]*")
 _PARAM_USE = re.compile(r"\$(\w+)")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_INCLUDE = re.compile(r"^\s*//\s*include:\s*(\S+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -54,15 +60,17 @@ class CypherQuery:
     plain_rows: bool = False
 
 
-def parse_query(key: str, source: str) -> CypherQuery:
+def parse_query(key: str, source: str, fragments: Mapping[str, str] | None = None) -> CypherQuery:
     """Parse and validate one query file.
 
     Args:
         key: ``"<area>/<name>"``, used in messages and as the registry key.
         source: the file's text.
+        fragments: ``"<area>/_<name>"`` -> fragment text, for ``// include:`` lines.
 
     Raises:
-        QueryLoadError: the header is incomplete or the parameters do not match the body.
+        QueryLoadError: the header is incomplete, an include names no fragment, or the
+            parameters do not match the body.
     """
     purpose = ""
     mode = ""
@@ -72,6 +80,11 @@ def parse_query(key: str, source: str) -> CypherQuery:
     body_lines: list[str] = []
     in_header = True
     for lineno, line in enumerate(source.splitlines(), start=1):
+        included = _INCLUDE.match(line)
+        if included is not None:
+            in_header = False
+            body_lines.append(_fragment(key, lineno, included.group(1), fragments or {}))
+            continue
         match = _HEADER.match(line.strip()) if in_header else None
         if match is None:
             if line.strip() and not line.strip().startswith("//"):
@@ -117,6 +130,18 @@ def parse_query(key: str, source: str) -> CypherQuery:
     )
 
 
+def _fragment(key: str, lineno: int, name: str, fragments: Mapping[str, str]) -> str:
+    area = key.split("/", 1)[0]
+    full = name if "/" in name else f"{area}/{name}"
+    text = fragments.get(full)
+    if text is None:
+        raise QueryLoadError(f"{key}.cypher line {lineno}: no fragment {full!r} to include "
+                             f"(fragments are cypher/<area>/_<name>.cypher)")
+    if any(_INCLUDE.match(line) for line in text.splitlines()):
+        raise QueryLoadError(f"{key}.cypher line {lineno}: fragment {full!r} includes another one")
+    return text.strip()
+
+
 class QueryRegistry(Mapping[str, CypherQuery]):
     """Read-only mapping ``"<area>/<name>" -> CypherQuery``."""
 
@@ -149,15 +174,18 @@ def load_registry() -> QueryRegistry:
     """Load and validate every ``.cypher`` file shipped in this package (once per process)."""
     root = resources.files(__name__)
     queries: dict[str, CypherQuery] = {}
-    for area in sorted(root.iterdir(), key=lambda p: p.name):
-        if not area.is_dir() or area.name.startswith(("_", ".")):
-            continue
+    areas = [a for a in sorted(root.iterdir(), key=lambda p: p.name)
+             if a.is_dir() and not a.name.startswith(("_", "."))]
+    fragments = {f"{a.name}/{e.name[: -len('.cypher')]}": e.read_text(encoding="utf-8")
+                 for a in areas for e in a.iterdir()
+                 if e.name.startswith("_") and e.name.endswith(".cypher")}
+    for area in areas:
         for entry in sorted(area.iterdir(), key=lambda p: p.name):
-            if not entry.name.endswith(".cypher"):
+            if not entry.name.endswith(".cypher") or entry.name.startswith("_"):
                 continue
             name = entry.name[: -len(".cypher")]
             if not _NAME.match(name):
                 raise QueryLoadError(f"{area.name}/{entry.name}: file name must be verb_noun")
             key = f"{area.name}/{name}"
-            queries[key] = parse_query(key, entry.read_text(encoding="utf-8"))
+            queries[key] = parse_query(key, entry.read_text(encoding="utf-8"), fragments)
     return QueryRegistry(queries)

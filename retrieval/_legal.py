@@ -1,17 +1,16 @@
 """Legal retrieval: seeded hybrid search, validity tracing, references and provenance.
 
-:class:`LegalRetriever` runs two registered queries, one round trip each, in one read
-transaction (one snapshot, one BEGIN/COMMIT):
+:class:`LegalRetriever` runs one registered query, ``legal/retrieve_context``, in one round trip:
 
-1. ``legal/search_units_hybrid`` — dense and lexical candidates, filtered (document, as-of date)
-   before fusion, fused in Cypher;
-2. ``legal/expand_context`` — from the chosen seeds: validity tracing along AMENDS / REPLACES /
-   SUPPLEMENTS / REPEALS chains to the wording in force at the as-of date, one REFERS_TO hop,
-   and provenance of every unit involved.
+1. dense and lexical candidates, filtered (document, as-of date) before fusion, fused;
+2. re-ranked with the question's own mentions (document numbers and titles, article numbers)
+   and the share of each heading's phrases the question repeats (the question's side of those
+   signals is computed here and passed as parameters);
+3. from the top k: validity tracing along AMENDS / REPLACES / SUPPLEMENTS / REPEALS chains to the
+   wording in force at the as-of date, one REFERS_TO hop, and provenance of every unit involved
+   (the fragment ``legal/_trace_seeds``, which ``legal/expand_context`` also runs for given ids).
 
-Between the two, the fused candidates are re-ranked with the question's own mentions (document
-numbers and titles, article numbers) and heading overlap. Python only assembles and bounds the
-context; it never walks the graph.
+Python prepares the question and assembles and bounds the context; it never walks the graph.
 """
 
 from __future__ import annotations
@@ -20,14 +19,13 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
 from hopgraph.agents import Embedder
-from hopgraph.db import QueryRunner, ReadTransaction, Record
+from hopgraph.db import QueryRunner
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval._legal_context import assemble_context
 from hopgraph.retrieval._legal_query import (
@@ -44,7 +42,7 @@ from hopgraph.retrieval._legal_types import (
     RetrievalFilters,
 )
 
-SEARCH_QUERY = "legal/search_units_hybrid"
+RETRIEVE_QUERY = "legal/retrieve_context"
 EXPAND_QUERY = "legal/expand_context"
 MAX_K = 100
 HARD_MAX_CHAIN_DEPTH = 10  # the literal bound of the variable-length pattern in expand_context
@@ -58,20 +56,16 @@ W_ARTICLE_MENTION = 0.3
 # tests/benchmarks/results/legal_retrieval_alqac.md.
 W_HEADING = 0.3
 _SYLLABLE = re.compile(r"\w+", re.UNICODE)
-_TITLE_YEAR = re.compile(r"\s+(?:năm\s+)?\d{4}$")
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """One fused seed candidate from the search query, with its re-rank score."""
+    """One seed: a fused candidate of the search, with its scores and final (re-ranked) score."""
 
     id: str
     doc_id: str
     scores: dict[str, float]
     score: float
-    heading: str | None = None
-    doc_title: str | None = None
-    doc_number: str | None = None
 
 
 class LegalRetriever:
@@ -144,43 +138,28 @@ class LegalRetriever:
             return LegalContext(prepared.question, day, [], [],
                                 "the question has no searchable words", 0, _ms(started))
         vector = self._embed(prepared.question)
-
-        def work(tx: ReadTransaction) -> tuple[list[Candidate], list[Candidate], list[Record]]:
-            # Both queries in one read transaction: the expansion sees the snapshot the seeds
-            # came from, and the pair pays for one BEGIN/COMMIT.
-            candidates = self.search(tx, prepared, vector, day, flt, cfg)
-            if not candidates:
-                return [], [], []
-            ranked = self.rerank(prepared, candidates) if cfg.rerank else candidates
-            seeds = ranked[:k]
-            rows = tx.read(
-                EXPAND_QUERY,
-                seed_ids=[c.id for c in seeds],
-                as_of=day,
-                max_depth=max(1, min(cfg.max_chain_depth, HARD_MAX_CHAIN_DEPTH)) if cfg.propagate else 0,
-                max_refs=max(0, cfg.max_references) if cfg.propagate else 0,
-            )
-            return candidates, seeds, rows
-
+        params = search_params(prepared, vector, day, flt, cfg)
         db_started = time.perf_counter()
-        candidates, seeds, rows = self.runner.read_transaction(work)
+        rows = self.runner.read(RETRIEVE_QUERY, k=k, **params, **rerank_params(prepared, cfg),
+                                max_depth=max(1, min(cfg.max_chain_depth, HARD_MAX_CHAIN_DEPTH))
+                                if cfg.propagate else 0,
+                                max_refs=max(0, cfg.max_references) if cfg.propagate else 0)
         db_ms = _ms(db_started)
-        round_trips = 2 if candidates else 1
-        if not candidates:
+        row = to_native(rows[0]) if rows else {}
+        seeds = [_candidate(c, cfg.rerank) for c in row.get("candidates") or []]
+        if not seeds:
             reason = "no legal unit matched the question"
             reason += " and filters" if flt.active else " (is the regulations graph loaded?)"
-            return LegalContext(prepared.question, day, [], [], reason, round_trips,
-                                _ms(started), db_ms=db_ms)
-        items, warnings, truncated = assemble_context(
-            seeds, to_native(rows[0]) if rows else {"seeds": [], "units": []}, day, cfg
-        )
+            return LegalContext(prepared.question, day, [], [], reason, 1, _ms(started),
+                                db_ms=db_ms)
+        items, warnings, truncated = assemble_context(seeds, row, day, cfg)
         return LegalContext(
             question=prepared.question,
             as_of=day,
             items=items,
             seeds=[c.id for c in seeds],
             reason_if_empty=None if items else "seeds were found but none could be read back",
-            round_trips=round_trips,
+            round_trips=1,
             latency_ms=_ms(started),
             truncated=truncated,
             warnings=warnings,
@@ -220,105 +199,74 @@ class LegalRetriever:
             round_trips=1, latency_ms=_ms(started), truncated=truncated, warnings=warnings,
         )
 
-    def search(
-        self,
-        reader: ReadTransaction,
-        prepared: PreparedQuery,
-        vector: Sequence[float],
-        as_of: date,
-        filters: RetrievalFilters,
-        cfg: RetrievalConfig,
-    ) -> list[Candidate]:
-        """Run the seed query (one round trip) in ``reader``'s open read transaction and return
-        fused candidates, best first."""
-        if cfg.fusion not in ("linear", "rrf"):
-            raise RetrievalError(f"fusion must be 'linear' or 'rrf', got {cfg.fusion!r}")
-        if not 0.0 <= cfg.lam <= 1.0:
-            raise RetrievalError(f"lambda must lie in [0, 1], got {cfg.lam}")
-        # The lexical branch searches the question's content words only when asked (and when
-        # any are left): boilerplate such as "là đúng hay sai?" matches articles at random.
-        lucene = (prepared.lucene_content or prepared.lucene) if cfg.clean_query else prepared.lucene
-        rows = reader.read(
-            SEARCH_QUERY,
-            vector=list(vector),
-            query=lucene or "none",
-            use_sparse=bool(lucene) and cfg.lam < 1.0,
-            candidates=cfg.candidates,
-            dense_pool=cfg.candidates * (DENSE_POOL_FACTOR_ARTICLE if cfg.granularity == "article" else 1),
-            sparse_pool=cfg.candidates * (SPARSE_POOL_FACTOR if filters.active else 1),
-            has_filter=filters.active,
-            doc_ids=list(filters.doc_ids),
-            doc_types=[fold(t) for t in filters.doc_types],
-            issuers=[fold(i) for i in filters.issuers],
-            as_of=as_of,
-            fusion=cfg.fusion,
-            lam=cfg.lam if lucene else 1.0,
-            rrf_k=cfg.rrf_k,
-            to_article=cfg.granularity == "article",
-        )
-        out = []
-        for r in rows:
-            scores = {
-                key: float(r[key])
-                for key in ("dense", "sparse", "dense_norm", "sparse_norm", "fused")
-                if r.get(key) is not None
-            }
-            out.append(Candidate(r["id"], r["doc_id"], scores, float(r["fused"]), r.get("heading"),
-                                 r.get("doc_title"), r.get("doc_number")))
-        return out
-
-    def rerank(self, prepared: PreparedQuery, candidates: list[Candidate]) -> list[Candidate]:
-        """Add structural evidence to the fused score: the question's own document and article
-        mentions and how much of the unit's heading the question repeats as a phrase."""
-        q_fold = fold(prepared.question)
-        q_grams = question_grams(q_fold)
-        scored = []
-        for c in candidates:
-            doc_hit = _doc_mentioned(c, q_fold, prepared.doc_numbers)
-            number = c.id.rsplit(":D", 1)[-1].split(".", 1)[0].lower() if ":D" in c.id else ""
-            art_hit = 1.0 if doc_hit and number and number in prepared.articles else 0.0
-            overlap = heading_overlap(c.heading, q_grams) if c.heading else 0.0
-            bonus = W_DOC_MENTION * doc_hit + W_ARTICLE_MENTION * art_hit + W_HEADING * overlap
-            scores = dict(c.scores)
-            scores["heading"] = overlap
-            scores["rerank"] = c.score + bonus
-            scored.append(replace(c, scores=scores, score=c.score + bonus))
-        scored.sort(key=lambda c: (-c.score, c.id))
-        return scored
 
 
-def _doc_mentioned(c: Candidate, q_fold: str, numbers: tuple[str, ...]) -> float:
-    if c.doc_number and any(fold(c.doc_number) == fold(n) for n in numbers):
-        return 1.0
-    # "Luật Viên chức 2010" is cited as "Luật Viên chức": the year is not part of the name.
-    title = _TITLE_YEAR.sub("", fold(c.doc_title or ""))
-    return 1.0 if len(title) >= 8 and title in q_fold else 0.0
+def search_params(prepared: PreparedQuery, vector: Sequence[float], as_of: date,
+                  filters: RetrievalFilters, cfg: RetrievalConfig) -> dict[str, Any]:
+    """Parameters of the seed search (candidates, fusion, filters) for ``legal/retrieve_context``.
 
-
-def heading_overlap(heading: str, q_grams: frozenset[tuple[str, ...]]) -> float:
-    """Share of the heading's syllable bigrams that the question contains (a one-syllable
-    heading: the syllable itself). A question that repeats the heading's phrases ("trách nhiệm
-    của cơ quan đăng ký cư trú") names the article's subject; shared single words ("của",
-    "người") do not.
-
-    Args:
-        heading: the unit's heading.
-        q_grams: :func:`question_grams` of the folded question.
+    Raises:
+        RetrievalError: unknown fusion or a fusion weight outside [0, 1].
     """
-    grams = _heading_grams(heading)
-    return len(grams & q_grams) / len(grams) if grams else 0.0
+    if cfg.fusion not in ("linear", "rrf"):
+        raise RetrievalError(f"fusion must be 'linear' or 'rrf', got {cfg.fusion!r}")
+    if not 0.0 <= cfg.lam <= 1.0:
+        raise RetrievalError(f"lambda must lie in [0, 1], got {cfg.lam}")
+    # The lexical branch searches the question's content words only when asked (and when any
+    # are left): boilerplate such as "là đúng hay sai?" matches articles at random.
+    lucene = (prepared.lucene_content or prepared.lucene) if cfg.clean_query else prepared.lucene
+    return dict(
+        vector=list(vector),
+        query=lucene or "none",
+        use_sparse=bool(lucene) and cfg.lam < 1.0,
+        candidates=cfg.candidates,
+        dense_pool=cfg.candidates * (DENSE_POOL_FACTOR_ARTICLE if cfg.granularity == "article" else 1),
+        sparse_pool=cfg.candidates * (SPARSE_POOL_FACTOR if filters.active else 1),
+        has_filter=filters.active,
+        doc_ids=list(filters.doc_ids),
+        doc_types=[fold(t) for t in filters.doc_types],
+        issuers=[fold(i) for i in filters.issuers],
+        as_of=as_of,
+        fusion=cfg.fusion,
+        lam=cfg.lam if lucene else 1.0,
+        rrf_k=cfg.rrf_k,
+        to_article=cfg.granularity == "article",
+    )
 
 
-def question_grams(q_fold: str) -> frozenset[tuple[str, ...]]:
-    """The syllables (1-tuples) and syllable bigrams of a folded question."""
+def rerank_params(prepared: PreparedQuery, cfg: RetrievalConfig) -> dict[str, Any]:
+    """The question's side of the re-rank, which ``legal/retrieve_context`` applies to every
+    fused candidate: its folded text, the document and article numbers it names, its syllables
+    and syllable bigrams, and the bonus weights (all zero without re-ranking: flat hybrid).
+
+    A question that repeats a heading's phrases ("trách nhiệm của cơ quan đăng ký cư trú")
+    names the article's subject; shared single words ("của", "người") do not, so a heading
+    scores by the share of its syllable bigrams the question contains (a one-syllable
+    heading: the syllable itself).
+    """
+    q_fold = fold(prepared.question)
+    return dict(
+        q_fold=q_fold,
+        doc_numbers=[fold(n) for n in prepared.doc_numbers],
+        articles=list(prepared.articles),
+        q_grams=question_grams(q_fold),
+        w_doc=W_DOC_MENTION if cfg.rerank else 0.0,
+        w_article=W_ARTICLE_MENTION if cfg.rerank else 0.0,
+        w_heading=W_HEADING if cfg.rerank else 0.0,
+    )
+
+
+def question_grams(q_fold: str) -> list[str]:
+    """The syllables and syllable bigrams (``"a b"``) of a folded question, sorted."""
     syl = _SYLLABLE.findall(q_fold)
-    return frozenset(pairwise(syl)) | frozenset((s,) for s in syl)
+    return sorted({f"{a} {b}" for a, b in pairwise(syl)} | set(syl))
 
 
-@lru_cache(maxsize=8192)
-def _heading_grams(heading: str) -> frozenset[tuple[str, ...]]:
-    syl = _SYLLABLE.findall(fold(heading))
-    return frozenset({(syl[0],)}) if len(syl) == 1 else frozenset(pairwise(syl))
+def _candidate(c: Mapping[str, Any], reranked: bool) -> Candidate:
+    keys = ("dense", "sparse", "dense_norm", "sparse_norm", "fused") + (
+        ("heading", "rerank") if reranked else ())
+    scores = {key: float(c[key]) for key in keys if c.get(key) is not None}
+    return Candidate(c["id"], c["doc_id"], scores, float(c["rerank"]))
 
 
 def to_native(value: Any) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 from datetime import date
 from pathlib import Path
@@ -52,7 +53,11 @@ def expand_paths(paths: list[Path]) -> tuple[list[Path], list[Problem]]:
 
 
 def read_text(path: Path) -> str:
-    """The file as text: UTF-8 (with or without BOM) or UTF-16 with a BOM.
+    """The file as NFC text: UTF-8 (with or without BOM) or UTF-16 with a BOM.
+
+    Vietnamese sources mix precomposed and decomposed diacritics; questions are normalised to
+    NFC, so the stored text, headings and titles are too (full-text matches and the re-rank's
+    heading and title comparisons in ``legal/retrieve_context`` depend on it).
 
     Raises:
         IngestError: the bytes are not valid text in those encodings (names the line).
@@ -60,11 +65,11 @@ def read_text(path: Path) -> str:
     data = path.read_bytes()
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16")
+            return unicodedata.normalize("NFC", data.decode("utf-16"))
         except UnicodeDecodeError as e:
             raise IngestError(f"{path}: broken UTF-16 text: {e.reason}") from e
     try:
-        return data.decode("utf-8-sig")
+        return unicodedata.normalize("NFC", data.decode("utf-8-sig"))
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise IngestError(

@@ -5,8 +5,9 @@ sequences drawn from a Zipf vocabulary, with amendment chains (about 5 % of clau
 three times by later documents, each with a UnitVersion), repeals (0.5 %) and REFERS_TO edges
 (0.3 per clause). Writes go through batched ``UNWIND`` queries (``legal/write_benchmark_*`` and
 the Cypher below in ``cypher/legal/write_benchmark_edges``). For every size it measures full
-retrieval (2 round trips: seeds + tracing + references + provenance) and a plain vector top-k on
-the same server, interleaved, and PROFILEs the slowest full-retrieval query.
+retrieval (``legal/retrieve_context``, one round trip: seeds + re-rank + tracing + references +
+provenance) and a plain vector top-k on the same server, interleaved, and PROFILEs the slowest
+full-retrieval query.
 
     OPENBLAS_NUM_THREADS=1 python tests/benchmarks/legal_retrieval_scale.py --sizes 10000 100000
     OPENBLAS_NUM_THREADS=1 python tests/benchmarks/legal_retrieval_scale.py --sizes 1000000 \
@@ -291,24 +292,21 @@ def measure(runner: Neo4jRunner, n_queries: int, seed: int = 11) -> dict[str, An
 
 def profile(driver: Any, runner: Neo4jRunner, worst: tuple[float, str, list[float], list[str]]
             ) -> str:
-    """PROFILE both round trips of the slowest query; return the plans as text."""
+    """PROFILE the slowest full retrieval's query; return the plan as text."""
+    from hopgraph.retrieval._legal import rerank_params, search_params
     from hopgraph.retrieval._legal_query import prepare_question
+    from hopgraph.retrieval._legal_types import RetrievalConfig, RetrievalFilters
 
-    _, q, vector, seeds = worst
+    _, q, vector, _seeds = worst
     prepared = prepare_question(q)
-    search_params = dict(vector=vector, query=prepared.lucene, use_sparse=True, candidates=50,
-                         dense_pool=50,
-                         sparse_pool=50, has_filter=False, doc_ids=[], doc_types=[], issuers=[],
-                         as_of=date(2022, 1, 1), fusion="linear", lam=0.5, rrf_k=60,
-                         to_article=False)
-    expand_params = dict(seed_ids=seeds, as_of=date(2022, 1, 1), max_depth=6, max_refs=3)
-    out = []
-    for key, params in (("legal/search_units_hybrid", search_params),
-                        ("legal/expand_context", expand_params)):
-        with driver.session(database="neo4j") as s:
-            summary = s.run("PROFILE " + runner.registry[key].text, params).consume()
-        out.append(f"### PROFILE {key}\n\n```\n{_plan_text(summary.profile)}```\n")
-    return "\n".join(out)
+    cfg = RetrievalConfig(candidates=50)
+    params = {**search_params(prepared, vector, date(2022, 1, 1), RetrievalFilters(), cfg),
+              **rerank_params(prepared, cfg), "k": 10, "max_depth": cfg.max_chain_depth,
+              "max_refs": cfg.max_references}
+    key = "legal/retrieve_context"
+    with driver.session(database="neo4j") as s:
+        summary = s.run("PROFILE " + runner.registry[key].text, params).consume()
+    return f"### PROFILE {key}\n\n```\n{_plan_text(summary.profile)}```\n"
 
 
 def _plan_text(plan: Any, depth: int = 0) -> str:
@@ -416,9 +414,9 @@ def write_results(results: list[dict[str, Any]], profile_text: str, args: argpar
           f"{'neo4j-admin import (CSV)' if args.bulk else 'batched Cypher UNWIND'}. Random unit vectors, Zipf word texts, "
           f"{AMEND_RATE:.0%} of clauses amended 1-3 times, {REPEAL_RATE:.1%} repealed, "
           f"{REFS_PER_CLAUSE} references per clause. {QUERIES} queries per size (5 warm-up).", "",
-          "Times in ms. `db` = full retrieval's read transaction: the seed query, the re-rank of its "
-          "candidates in Python and the expansion query (tracing + references + provenance), 2 "
-          "round trips; `full` adds question preparation and context assembly. `vector` = a plain "
+          "Times in ms. `db` = full retrieval's one query (`legal/retrieve_context`: seeds, re-rank, "
+          "tracing, references, provenance; one round trip); `full` adds question preparation and "
+          "context assembly. `vector` = a plain "
           "vector top-10 (`legal/search_units_vector`) through the same runner, interleaved with "
           "the full retrievals.", "",
           "| units | docs | versions | AMENDS | REFERS_TO | load s | vector p50 | vector p95 | "

@@ -71,13 +71,15 @@ def test_read_transaction_runs_reads_in_one_transaction_and_names_a_failing_quer
 
     def bad_lucene(tx: ReadTransaction) -> list[dict]:
         tx.read("admin/count_nodes")
-        return tx.read("legal/search_units_hybrid", vector=[0.1] * 384, query="AND (",
+        return tx.read("legal/retrieve_context", vector=[0.1] * 384, query="AND (",
                        use_sparse=True, candidates=5, dense_pool=5, sparse_pool=5,
                        has_filter=False, doc_ids=[], doc_types=[], issuers=[],
                        as_of=date(2024, 1, 1), fusion="linear", lam=0.5, rrf_k=60,
-                       to_article=False)
+                       to_article=False, k=5, q_fold="and (", doc_numbers=[], articles=[],
+                       q_grams=["and"], w_doc=0.15, w_article=0.3, w_heading=0.3,
+                       max_depth=6, max_refs=3)
 
-    with pytest.raises(DatabaseError, match="legal/search_units_hybrid"):
+    with pytest.raises(DatabaseError, match="legal/retrieve_context"):
         runner.read_transaction(bad_lucene)
 
 

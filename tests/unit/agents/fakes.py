@@ -65,7 +65,7 @@ class FakeRetriever:
         return LegalContext(question=question, as_of=day, items=list(items),
                             seeds=[i.node_id for i in items if i.role == "seed"],
                             reason_if_empty=None if items else "no legal unit matched",
-                            round_trips=2, latency_ms=1.0)
+                            round_trips=1, latency_ms=1.0)
 
 
 class FakeChat:

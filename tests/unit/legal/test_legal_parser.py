@@ -196,3 +196,17 @@ def test_codification_keeps_form_articles_as_text() -> None:
             "Điều 1. Cấp giấy phép\nĐiều 2.2.LQ.2. Đối tượng\nNội dung.")
     s = parse_structure(_lines(text), "h.md", codification=True)
     assert [u.path for u in s.units] == ["D2-2-LQ-1", "D2-2-LQ-1.K1", "MS01", "D2-2-LQ-2"]
+
+
+def test_read_text_normalises_decomposed_vietnamese_to_nfc(tmp_path: Path) -> None:
+    import unicodedata
+
+    from hopgraph.loaders.legal._formats import read_text
+
+    word = "Điều 5. Trách nhiệm của cơ quan đăng ký cư trú"
+    nfd = unicodedata.normalize("NFD", word)
+    assert nfd != word
+    (tmp_path / "nfd.txt").write_text(nfd, encoding="utf-8")
+    (tmp_path / "nfd16.txt").write_bytes(nfd.encode("utf-16"))
+    assert read_text(tmp_path / "nfd.txt") == word
+    assert read_text(tmp_path / "nfd16.txt") == word

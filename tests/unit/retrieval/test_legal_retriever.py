@@ -1,4 +1,5 @@
-"""LegalRetriever with a recording fake runner: round trips, parameters, assembly (no database)."""
+"""LegalRetriever with a recording fake runner: one round trip, parameters, assembly, query
+cleaning (no database; the re-rank itself runs in Cypher: test_retrieval_legal_rerank.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 from hopgraph.cypher import load_registry
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
+from hopgraph.retrieval._legal_eval import legal_systems
+from hopgraph.retrieval._legal_query import prepare_question
 from tests.retrieval_fixtures import HashEmbedder
 
 T = TypeVar("T")
@@ -50,10 +53,8 @@ def _unit(uid: str, text: str, **extra: Any) -> dict[str, Any]:
                 "effective_date": None, "expiry_date": None, "status": None}, **extra}
 
 
-SEARCH_ROW = {"id": "A:D5.K2", "doc_id": "A", "level": "Clause", "heading": None,
-              "citation": None, "doc_title": "Luật A", "doc_number": "A", "doc_type": "Luật",
-              "dense": 0.9, "sparse": 3.0, "dense_norm": 1.0, "sparse_norm": 1.0,
-              "dense_rank": 1, "sparse_rank": 1, "fused": 1.0}
+CANDIDATE = {"id": "A:D5.K2", "doc_id": "A", "dense": 0.9, "sparse": 3.0, "dense_norm": 1.0,
+             "sparse_norm": 1.0, "fused": 1.0, "heading": 0.0, "rerank": 1.0}
 STEP = {"relation": "AMENDS", "source_id": "B:D1.K1", "target_id": "A:D5.K2",
         "source_citation": "khoản 1 Điều 1 Luật B", "effective_date": date(2015, 1, 1),
         "method": "rule", "evidence": "Sửa đổi khoản 2 Điều 5"}
@@ -66,38 +67,56 @@ EXPAND_ROW = {"seeds": [{
     "units": [_unit("A:D5.K2", "cũ"), _unit("A:D5.K2@B", "mới", valid_from=date(2015, 1, 1))]}
 
 
-def test_two_round_trips_and_successor_assembly() -> None:
-    runner = FakeRunner({"legal/search_units_hybrid": [SEARCH_ROW],
-                         "legal/expand_context": [EXPAND_ROW]})
+def _answers() -> dict[str, list[dict[str, Any]]]:
+    return {"legal/retrieve_context": [{"candidates": [CANDIDATE], "n_candidates": 1,
+                                        **EXPAND_ROW}]}
+
+
+def test_one_round_trip_and_successor_assembly() -> None:
+    runner = FakeRunner(_answers())
     retriever = LegalRetriever(runner, HashEmbedder(), today=lambda: date(2020, 1, 1))
     ctx = retriever.retrieve("mức hưởng", k=3, filters={"issuers": ["QUỐC HỘI"]})
-    # both queries inside one read transaction
-    assert [k for k, _ in runner.calls] == ["<transaction>", "legal/search_units_hybrid",
-                                            "legal/expand_context"]
-    search = runner.calls[1][1]
+    assert [k for k, _ in runner.calls] == ["legal/retrieve_context"]
+    search = runner.calls[0][1]
     assert search["dense_pool"] == search["candidates"]  # unit granularity: no extra vector hits
     assert search["has_filter"] is True and search["issuers"] == ["quốc hội"]
     assert search["as_of"] == date(2020, 1, 1) and search["use_sparse"] is True
-    assert ctx.round_trips == 2
+    assert search["k"] == 3 and search["max_depth"] >= 1
+    assert ctx.round_trips == 1
     assert [(i.role, i.node_id, i.applicable) for i in ctx.items] == [
         ("seed", "A:D5.K2", False), ("successor", "A:D5.K2@B", True)]
+    assert ctx.items[0].scores["rerank"] == 1.0
     assert "amended by khoản 1 Điều 1 Luật B, effective 2015-01-01" in ctx.items[1].validity_note
     assert ctx.items[1].citation.endswith("(wording enacted by B)")
     assert ctx.to_dict()["items"][1]["path"][0]["effective_date"] == "2015-01-01"
 
 
+def test_rerank_parameters_carry_the_question_side() -> None:
+    runner = FakeRunner(_answers())
+    LegalRetriever(runner, HashEmbedder()).retrieve(
+        "Khoản 2 Điều 5 Luật số 25/2008/QH12 quy định mức hưởng thế nào?", k=3)
+    params = runner.calls[0][1]
+    assert params["doc_numbers"] == ["25/2008/qh12"] and params["articles"] == ["5"]
+    assert "mức hưởng" in params["q_grams"] and "hưởng" in params["q_grams"]
+    assert (params["w_doc"], params["w_article"], params["w_heading"]) == (0.15, 0.3, 0.3)
+    flat = LegalRetriever(runner, HashEmbedder(),
+                          config=RetrievalConfig(rerank=False, propagate=False))
+    flat.retrieve("mức hưởng", k=3)
+    params = runner.calls[-1][1]
+    assert (params["w_doc"], params["w_article"], params["w_heading"]) == (0.0, 0.0, 0.0)
+    assert params["max_depth"] == 0 and params["max_refs"] == 0
+
+
 def test_article_granularity_reads_more_vector_hits() -> None:
-    runner = FakeRunner({"legal/search_units_hybrid": [SEARCH_ROW],
-                         "legal/expand_context": [EXPAND_ROW]})
+    runner = FakeRunner(_answers())
     cfg = RetrievalConfig(granularity="article", candidates=30)
     LegalRetriever(runner, HashEmbedder(), config=cfg).retrieve("mức hưởng", k=3)
-    search = dict(runner.calls)["legal/search_units_hybrid"]
+    search = dict(runner.calls)["legal/retrieve_context"]
     assert (search["candidates"], search["dense_pool"]) == (30, 60)
 
 
 def test_bounds_cut_items_and_report_truncation() -> None:
-    runner = FakeRunner({"legal/search_units_hybrid": [SEARCH_ROW],
-                         "legal/expand_context": [EXPAND_ROW]})
+    runner = FakeRunner(_answers())
     retriever = LegalRetriever(runner, HashEmbedder(), config=RetrievalConfig(max_items=1))
     ctx = retriever.retrieve("mức hưởng", k=3)
     assert len(ctx.items) == 1 and ctx.truncated
@@ -107,6 +126,27 @@ def test_no_candidates_gives_reason_after_one_round_trip() -> None:
     runner = FakeRunner({})
     ctx = LegalRetriever(runner, HashEmbedder()).retrieve("mức hưởng", k=3)
     assert ctx.items == [] and ctx.round_trips == 1 and "loaded" in (ctx.reason_if_empty or "")
+
+
+def test_content_query_drops_question_boilerplate() -> None:
+    p = prepare_question("Thời hạn tạm trú tối đa là 02 năm, đúng hay sai?")
+    assert "đúng" in p.lucene.split() and "sai" in p.lucene.split()
+    content = p.lucene_content.split()
+    assert "đúng" not in content and "sai" not in content and "là" not in content
+    assert "tạm_trú" in content and "02" in content
+    # nothing but boilerplate: no content query, the full query is used instead
+    assert prepare_question("Đúng hay sai?").lucene_content == ""
+
+
+def test_hopgraph_searches_content_words_and_flat_baselines_the_whole_question() -> None:
+    runner = FakeRunner(_answers())
+    retriever = LegalRetriever(runner, HashEmbedder(), config=RetrievalConfig(propagate=False))
+    systems = legal_systems(retriever, k=3, as_of=date(2023, 1, 1))
+    question = "Thời hạn tạm trú tối đa là 02 năm, đúng hay sai?"
+    systems["hopgraph"](question)
+    systems["flat-hybrid"](question)
+    searches = [p["query"] for k, p in runner.calls if k == "legal/retrieve_context"]
+    assert "sai" not in searches[0].split() and "sai" in searches[1].split()
 
 
 @pytest.mark.parametrize("kwargs", [{"k": 0}, {"k": 101}, {"as_of": "2020-02-30"},

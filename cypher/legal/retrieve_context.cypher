@@ -1,4 +1,4 @@
-// purpose: Seed candidates for legal retrieval: dense (vector index, or exact cosine over the filtered units) and lexical (full-text over segmented text) candidates, filtered by document and as-of date before fusion, fused by per-query min-max linear fusion or reciprocal rank fusion.
+// purpose: Full legal retrieval in one round trip: seed candidates (dense from the vector index, or exact cosine over the filtered units; lexical from the full-text index over segmented text), filtered by document and as-of date before fusion, fused by per-query min-max linear fusion or reciprocal rank fusion; re-ranked with the question's own document and article mentions and heading phrases; the top k traced to the wording in force, with one hop of references and provenance.
 // mode: read
 // param vector: list<float> -- query embedding (E5 query side)
 // param query: string -- Lucene query over text_segmented (segmented, special characters escaped); ignored when use_sparse is false
@@ -15,7 +15,17 @@
 // param lam: float -- weight of the dense score in linear fusion
 // param rrf_k: int -- reciprocal rank fusion constant
 // param to_article: boolean -- score each hit as its containing Article (best chunk per article)
-// returns: id, doc_id, level, heading, citation, doc_title, doc_number, doc_type, dense, sparse, dense_norm, sparse_norm, dense_rank, sparse_rank, fused
+// param k: int -- seeds kept after the re-rank and traced
+// param q_fold: string -- the question folded (NFC, lower case, single spaces)
+// param doc_numbers: list<string> -- document numbers the question names, folded
+// param articles: list<string> -- article numbers the question names, lower case
+// param q_grams: list<string> -- the folded question's syllables and syllable bigrams ("a b")
+// param w_doc: float -- re-rank bonus when the question names the candidate's document (0: no re-rank)
+// param w_article: float -- re-rank bonus when it also names the candidate's article number
+// param w_heading: float -- re-rank bonus times the share of the heading's bigrams the question repeats
+// param max_depth: int -- longest change chain followed (at most 10); longer chains are reported as cut
+// param max_refs: int -- most REFERS_TO targets per seed or successor
+// returns: candidates, n_candidates, seeds, units
 // rows: plain
 CALL () {
   CALL () {
@@ -92,7 +102,35 @@ ORDER BY fused DESC, id
 LIMIT $candidates
 MATCH (u:LegalNode {id: id}) WHERE u:LegalUnit
 OPTIONAL MATCH (d:LegalNode {id: u.doc_id}) WHERE d:Document
-RETURN id, u.doc_id AS doc_id, u.level AS level, u.heading AS heading, u.citation AS citation,
-  d.title AS doc_title, d.number AS doc_number, d.doc_type AS doc_type,
-  dense, sparse, dense_norm, sparse_norm, dense_rank, sparse_rank, fused
-ORDER BY fused DESC, id
+// Re-rank: the question's own mentions of the candidate's document (number, or title without
+// its year) and article, and how much of the unit's heading the question repeats as a phrase
+// (share of the heading's syllable bigrams; a one-syllable heading: the syllable). Names and
+// headings are folded as the question is: lower case, runs of whitespace as one space.
+WITH id, u, dense, sparse, dense_norm, sparse_norm, fused,
+  apoc.text.join([w IN apoc.text.split(toLower(coalesce(d.number, '')), '(?U)\\s+') WHERE w <> ''], ' ') AS number,
+  apoc.text.replace(
+    apoc.text.join([w IN apoc.text.split(toLower(coalesce(d.title, '')), '(?U)\\s+') WHERE w <> ''], ' '),
+    ' (?:năm )?[0-9]{4}$', '') AS title_key,
+  [w IN apoc.text.split(toLower(coalesce(u.heading, '')), '[^\\p{L}\\p{N}_]+') WHERE w <> ''] AS syl
+WITH id, u, dense, sparse, dense_norm, sparse_norm, fused,
+  CASE WHEN number <> '' AND number IN $doc_numbers THEN 1.0
+    WHEN size(title_key) >= 8 AND $q_fold CONTAINS title_key THEN 1.0
+    ELSE 0.0 END AS doc_hit,
+  apoc.coll.toSet(CASE WHEN size(syl) = 1 THEN syl
+    ELSE [i IN range(0, size(syl) - 2) | syl[i] + ' ' + syl[i + 1]] END) AS grams
+WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, doc_hit,
+  CASE WHEN doc_hit = 1.0 AND id CONTAINS ':D'
+    AND toLower(split(last(split(id, ':D')), '.')[0]) IN $articles THEN 1.0 ELSE 0.0 END AS art_hit,
+  CASE WHEN size(grams) = 0 THEN 0.0
+    ELSE toFloat(size([g IN grams WHERE g IN $q_grams])) / size(grams) END AS overlap
+WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, overlap,
+  fused + ($w_doc * doc_hit + $w_article * art_hit + $w_heading * overlap) AS score
+ORDER BY score DESC, id
+WITH collect({id: id, doc_id: u.doc_id, dense: dense, sparse: sparse, dense_norm: dense_norm,
+  sparse_norm: sparse_norm, fused: fused, heading: overlap, rerank: score}) AS ranked
+WITH ranked[..$k] AS chosen, size(ranked) AS n_candidates
+WITH chosen, n_candidates, [c IN chosen | c.id] AS seed_ids
+CALL (seed_ids) {
+  // include: _trace_seeds
+}
+RETURN chosen AS candidates, n_candidates, seeds, units

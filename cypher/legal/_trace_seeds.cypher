@@ -1,0 +1,153 @@
+// Fragment: validity tracing, references and provenance from the seed units in the list
+// `seed_ids` (rank order), which the including query binds; included by legal/expand_context
+// (ids given) and legal/retrieve_context (ids from the seed search, same round trip).
+// Parameters the including query must declare: as_of, max_depth, max_refs.
+// Returns one row: seeds (per seed: applicable wording, change events, references, changed
+// parts), units (provenance of every unit involved).
+UNWIND range(0, size(seed_ids) - 1) AS seed_rank
+MATCH (s:LegalNode {id: seed_ids[seed_rank]}) WHERE s:LegalUnit
+OPTIONAL MATCH (s)-[:VERSION_OF]->(vb:LegalUnit)
+WITH seed_rank, s, coalesce(vb, s) AS base
+OPTIONAL MATCH (bd:LegalNode {id: base.doc_id}) WHERE bd:Document
+// Changes to the unit itself (scope 'self') or to a containing unit (scope 'ancestor').
+CALL (base) {
+  OPTIONAL MATCH (anc:LegalUnit)-[:CONTAINS*0..3]->(base)
+  WITH DISTINCT anc
+  OPTIONAL MATCH p = (anc)<-[:AMENDS|REPLACES|SUPPLEMENTS|REPEALS*1..10]-(src)
+  WITH anc, p WHERE p IS NOT NULL AND length(p) <= $max_depth
+  WITH anc, p, relationships(p) AS rels, nodes(p) AS ns
+  CALL (rels) {
+    UNWIND range(0, size(rels) - 1) AS i
+    WITH i, rels[i] AS r
+    OPTIONAL MATCH (sd:LegalNode {id: startNode(r).doc_id}) WHERE sd:Document
+    WITH i, coalesce(r.effective_date, sd.effective_date) AS d ORDER BY i
+    RETURN [x IN collect({d: d}) | x.d] AS dates
+  }
+  WITH anc, p, rels, ns, last(rels) AS lr, dates
+  WITH anc, p, rels, ns, lr, dates, startNode(lr) AS src, endNode(lr) AS tgt, last(ns) AS tip,
+    any(i IN range(0, size(ns) - 2) WHERE ns[i] IN ns[i + 1..]) AS cycle
+  WITH anc, p, rels, ns, lr, dates, src, tgt, cycle,
+    (length(p) = $max_depth AND EXISTS { (tip)<-[:AMENDS|REPLACES|SUPPLEMENTS|REPEALS]-() }) AS cut
+  // The new wording: the target's version enacted by the amending document; for a change to a
+  // containing unit, the base unit's own version in that document when it has one.
+  OPTIONAL MATCH (v:LegalNode {id: tgt.id + '@' + src.doc_id}) WHERE v:UnitVersion
+  OPTIONAL MATCH (bv:LegalNode {id: base.id + '@' + src.doc_id}) WHERE bv:UnitVersion AND anc <> base
+  WITH anc, p, rels, dates, lr, src, tgt, cycle, cut, v, bv,
+    CASE type(lr)
+      WHEN 'AMENDS' THEN coalesce(bv.id, v.id)
+      WHEN 'REPLACES' THEN src.id
+      WHEN 'SUPPLEMENTS' THEN tgt.id
+      ELSE null END AS successor_id
+  RETURN collect({
+    scope: CASE WHEN anc = base THEN 'self' ELSE 'ancestor' END,
+    textual: type(lr) = 'AMENDS' AND coalesce(bv.id, v.id) IS NULL,
+    anchor_id: anc.id,
+    kind: type(lr),
+    depth: length(p),
+    successor_id: successor_id,
+    effective: last(dates),
+    in_force: all(d IN dates WHERE d IS NULL OR d <= $as_of),
+    undated: any(d IN dates WHERE d IS NULL),
+    cycle: cycle,
+    cut: cut,
+    steps: [i IN range(0, size(rels) - 1) | {
+      relation: type(rels[i]), source_id: startNode(rels[i]).id, target_id: endNode(rels[i]).id,
+      source_citation: startNode(rels[i]).citation, effective_date: dates[i],
+      method: rels[i].method, evidence: rels[i].evidence}]
+  }) AS events
+}
+// Document-level replacement or expiry of the base unit's document.
+CALL (bd) {
+  OPTIONAL MATCH (nd:Document)-[r:REPLACES|REPEALS]->(bd)
+  WITH nd, r WHERE nd IS NOT NULL
+    AND coalesce(r.effective_date, nd.effective_date, date('0001-01-01')) <= $as_of
+  RETURN collect({doc_id: nd.id, number: nd.number, kind: type(r),
+    effective: coalesce(r.effective_date, nd.effective_date)}) AS doc_replaced
+}
+WITH seed_rank, s, base, bd, doc_replaced,
+  [e IN events WHERE NOT e.cycle] AS good, [e IN events WHERE e.cycle] AS cycles, events
+WITH seed_rank, s, base, bd, doc_replaced, events, cycles,
+  [e IN good WHERE e.in_force AND NOT e.textual AND e.kind <> 'SUPPLEMENTS'] AS in_force
+// The latest in-force change decides (the unit's own change, then deeper chains, win ties); REPEALS
+// means no wording applies; SUPPLEMENTS only dates an inserted unit (its valid_from).
+WITH seed_rank, s, base, bd, doc_replaced, events, cycles, in_force,
+  reduce(best = null, e IN in_force |
+    CASE WHEN best IS NULL
+      OR coalesce(e.effective, date('0001-01-01')) > coalesce(best.effective, date('0001-01-01'))
+      OR (coalesce(e.effective, date('0001-01-01')) = coalesce(best.effective, date('0001-01-01'))
+          AND (e.scope = 'self' AND best.scope <> 'self'
+            OR e.scope = best.scope AND e.depth > best.depth))
+    THEN e ELSE best END) AS decisive
+WITH seed_rank, s, base, bd, doc_replaced, events, cycles, decisive,
+  (base.valid_from IS NULL OR base.valid_from <= $as_of)
+    AND (base.valid_to IS NULL OR base.valid_to > $as_of)
+    AND (bd IS NULL OR bd.effective_date IS NULL OR bd.effective_date <= $as_of)
+    AND (bd IS NULL OR bd.expiry_date IS NULL OR bd.expiry_date > $as_of)
+    AND size(doc_replaced) = 0 AS base_valid
+WITH seed_rank, s, base, doc_replaced, events, cycles, decisive, base_valid,
+  CASE
+    WHEN decisive IS NULL THEN CASE WHEN base_valid THEN base.id END
+    WHEN decisive.kind = 'REPEALS' THEN null
+    WHEN size(doc_replaced) > 0 AND decisive.kind <> 'REPLACES' THEN null
+    ELSE decisive.successor_id END AS applicable_id
+// Changed parts of the unit (the as-of wording of a unit includes its sub-units' versions and
+// inserted sub-units), shown beside it.
+CALL (base) {
+  OPTIONAL MATCH (base)-[:CONTAINS*1..2]->(part:LegalUnit)
+  WHERE EXISTS { (part)<-[:VERSION_OF|SUPPLEMENTS]-() }
+  WITH part WHERE part IS NOT NULL
+  OPTIONAL MATCH (pv:UnitVersion)-[:VERSION_OF]->(part)
+  WHERE pv.valid_from IS NULL OR pv.valid_from <= $as_of
+  WITH part, pv ORDER BY pv.valid_from DESC
+  WITH part, head(collect(pv)) AS latest
+  WITH part, latest,
+    CASE WHEN latest IS NOT NULL THEN latest
+      WHEN EXISTS { (part)<-[:SUPPLEMENTS]-() } AND part.valid_from <= $as_of THEN part END AS shown
+  WITH part, shown WHERE shown IS NOT NULL
+    AND (shown.valid_to IS NULL OR shown.valid_to > $as_of)
+  ORDER BY part.id LIMIT 8
+  RETURN collect({part_id: part.id, shown_id: shown.id,
+    kind: CASE WHEN shown = part THEN 'SUPPLEMENTS' ELSE 'VERSION_OF' END}) AS parts
+}
+// One hop of references from the seed and from the applicable wording.
+CALL (s, applicable_id) {
+  OPTIONAL MATCH (x:LegalNode)-[r:REFERS_TO]->(t:LegalUnit)
+  WHERE x.id IN [s.id, applicable_id] AND x:LegalUnit AND t.id <> s.id
+  WITH x, r, t WHERE t IS NOT NULL
+  ORDER BY x.id, t.id
+  WITH x, collect({from_id: x.id, target_id: t.id, method: r.method, evidence: r.evidence})[..$max_refs] AS refs
+  RETURN reduce(acc = [], l IN collect(refs) | acc + l) AS references
+}
+WITH collect({
+  seed_rank: seed_rank, seed_id: s.id, base_id: base.id, applicable_id: applicable_id,
+  decisive: decisive, events: events, cycles: size(cycles), doc_replaced: doc_replaced,
+  references: references, parts: parts,
+  unit_ids: [s.id, base.id] + [e IN events | e.successor_id] + [r IN references | r.target_id]
+    + [x IN parts | x.shown_id]
+    + reduce(acc = [], e IN events | acc + [st IN e.steps | st.source_id])
+}) AS seeds
+// Provenance of every unit involved: document fields and position up the containment tree.
+CALL (seeds) {
+  UNWIND seeds AS sd
+  UNWIND sd.unit_ids AS uid
+  WITH DISTINCT uid WHERE uid IS NOT NULL
+  MATCH (u:LegalNode {id: uid}) WHERE u:LegalUnit
+  OPTIONAL MATCH (u)-[:VERSION_OF]->(vt:LegalUnit)
+  WITH u, coalesce(vt, u) AS anchor
+  OPTIONAL MATCH (d:LegalNode {id: u.doc_id}) WHERE d:Document
+  OPTIONAL MATCH ap = (:Document)-[:CONTAINS*1..8]->(anchor)
+  WITH u, anchor, d, ap ORDER BY length(ap) DESC
+  WITH u, anchor, d, head(collect(ap)) AS ap
+  RETURN collect({
+    id: u.id, doc_id: u.doc_id, level: u.level, number: u.number, path: u.path, label: u.label,
+    heading: u.heading, text: u.text, valid_from: u.valid_from, valid_to: u.valid_to,
+    status: u.status, citation: u.citation, is_version: u:UnitVersion, anchor_id: anchor.id,
+    anchor_doc_id: anchor.doc_id,
+    position: CASE WHEN ap IS NULL THEN [] ELSE
+      [n IN tail(nodes(ap)) | {id: n.id, level: n.level, number: n.number, label: n.label, heading: n.heading}] END,
+    doc: CASE WHEN d IS NULL THEN null ELSE {id: d.id, number: d.number, doc_type: d.doc_type,
+      title: d.title, issuer: d.issuer, issue_date: d.issue_date, effective_date: d.effective_date,
+      expiry_date: d.expiry_date, status: d.status} END
+  }) AS units
+}
+RETURN seeds, units

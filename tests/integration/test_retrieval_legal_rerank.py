@@ -1,0 +1,102 @@
+"""The re-rank inside legal/retrieve_context on a real Neo4j: heading phrases, document titles
+without their year, document and article numbers, and flat hybrid without it."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from hopgraph.db import Neo4jRunner
+from hopgraph.retrieval import LegalContext, LegalRetriever, RetrievalConfig
+from tests.retrieval_fixtures import write_graph
+
+pytestmark = pytest.mark.integration
+
+
+class SameVector:
+    """Every text gets the same vector: dense ties, so only the lexical side and the re-rank
+    order the candidates."""
+
+    name = "same"
+    dimension = 384
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self.embed_query(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return [1.0 / 384 ** 0.5] * 384
+
+
+def _doc(doc_id: str, title: str) -> dict[str, Any]:
+    return {"id": doc_id, "number": doc_id, "doc_type": "Luật", "title": title,
+            "issuer": "Quốc hội", "issue_date": date(2010, 1, 1),
+            "effective_date": date(2010, 7, 1), "status": None}
+
+
+def _article(doc_id: str, number: str, heading: str, text: str) -> dict[str, Any]:
+    return {"id": f"{doc_id}:D{number}", "doc_id": doc_id, "level": "Article", "number": number,
+            "path": f"D{number}", "heading": heading, "text": text, "citation": None,
+            "embedding": SameVector().embed_query(text)}
+
+
+@pytest.fixture
+def retriever(runner: Neo4jRunner) -> LegalRetriever:
+    docs = [_doc("68/2020/QH14", "Luật Cư trú 2020"), _doc("58/2010/QH12", "Luật Viên chức 2010"),
+            _doc("43/2019/QH14", "Luật Giáo dục 2019")]
+    body = "cư trú đăng ký tạm trú thường trú"
+    units = [
+        _article("68/2020/QH14", "19", "Nơi cư trú của người không có nơi thường trú, nơi tạm trú",
+                 body + " nơi cư trú cư trú"),
+        _article("68/2020/QH14", "33", "Trách nhiệm của cơ quan đăng ký cư trú", body),
+        _article("68/2020/QH14", "20", "Đăng ký thường trú", body),
+        _article("68/2020/QH14", "25", "Tách", body),
+        _article("58/2010/QH12", "11", "Quyền của viên chức", "viên chức có quyền"),
+        _article("43/2019/QH14", "11", "Quyền của nhà giáo", "viên chức có quyền"),
+    ]
+    write_graph(runner.driver, docs, units, [])
+    return LegalRetriever(runner, SameVector())  # type: ignore[arg-type]
+
+
+def _scores(ctx: LegalContext) -> dict[str, dict[str, float]]:
+    return {i.node_id: i.scores for i in ctx.items if i.role == "seed"}
+
+
+def test_heading_phrases_lift_the_article_the_question_names(retriever: LegalRetriever) -> None:
+    q = "Điều nào sau đây không thuộc trách nhiệm của cơ quan đăng ký cư trú?"
+    ctx = retriever.retrieve(q, k=4, as_of="2024-01-01")
+    assert ctx.round_trips == 1 and ctx.seeds[0] == "68/2020/QH14:D33"
+    scores = _scores(ctx)
+    assert scores["68/2020/QH14:D33"]["heading"] == 1.0
+    assert scores["68/2020/QH14:D33"]["rerank"] > scores["68/2020/QH14:D33"]["fused"]
+    # most of "Đăng ký thường trú"'s syllables are in the question, one of its three phrases
+    assert scores["68/2020/QH14:D20"]["heading"] == pytest.approx(1 / 3)
+    assert scores["68/2020/QH14:D19"]["heading"] < 0.3
+    # without the re-rank (flat hybrid) the heading plays no part
+    flat = retriever.retrieve(q, k=4, as_of="2024-01-01", config=RetrievalConfig(rerank=False))
+    assert "heading" not in _scores(flat)[flat.seeds[0]]
+    assert flat.seeds[0] != "68/2020/QH14:D33"
+
+
+def test_one_syllable_heading_counts_the_syllable(retriever: LegalRetriever) -> None:
+    scores = _scores(retriever.retrieve("tách hộ cư trú", k=4, as_of="2024-01-01"))
+    assert scores["68/2020/QH14:D25"]["heading"] == 1.0
+
+
+def test_document_title_matches_without_its_year(retriever: LegalRetriever) -> None:
+    ctx = retriever.retrieve("Theo Luật Viên chức, viên chức có quyền gì?", k=2,
+                             as_of="2024-01-01")
+    assert ctx.seeds[0] == "58/2010/QH12:D11"
+    flat = retriever.retrieve("Theo Luật Viên chức, viên chức có quyền gì?", k=2,
+                              as_of="2024-01-01", config=RetrievalConfig(rerank=False))
+    assert flat.seeds[0] == "43/2019/QH14:D11"  # the same text: a tie, broken by id
+
+
+def test_document_and_article_numbers_in_the_question(retriever: LegalRetriever) -> None:
+    ctx = retriever.retrieve("Điều 11 Luật số 43/2019/QH14 quy định quyền gì của viên chức?",
+                             k=2, as_of="2024-01-01")
+    assert ctx.seeds[0] == "43/2019/QH14:D11"
+    scores = _scores(ctx)["43/2019/QH14:D11"]
+    # document (0.15) and article (0.3) bonuses, plus the heading share
+    assert scores["rerank"] == pytest.approx(scores["fused"] + 0.15 + 0.3 + 0.3 * scores["heading"])
