@@ -67,3 +67,29 @@ def test_shipped_registry_loads_and_checks_params() -> None:
         registry.check_params("admin/count_nodes", {"x": 1})
     with pytest.raises(QueryLoadError, match="no query named"):
         registry["admin/nope"]
+
+
+def test_include_inserts_a_fragment_of_the_same_area_and_checks_its_parameters() -> None:
+    head = "// purpose: p.\n// mode: read\n// param ids: list<string> -- ids\n// returns: n\n"
+    body = "WITH $ids AS ids\n// include: _count\n"
+    fragments = {"legal/_count": "// counts\nMATCH (u:LegalUnit) WHERE u.id IN ids\n"
+                                 "RETURN count(u) AS n LIMIT $limit\n"}
+    with pytest.raises(QueryLoadError, match=r"used but not declared: \['limit'\]"):
+        parse_query("legal/count_ids", head + body, fragments)
+    q = parse_query("legal/count_ids", head.replace("// returns", "// param limit: int -- l\n"
+                                                    "// returns") + body, fragments)
+    assert "MATCH (u:LegalUnit) WHERE u.id IN ids" in q.text and "include" not in q.text
+    with pytest.raises(QueryLoadError, match="no fragment 'legal/_missing'"):
+        parse_query("legal/x", head + "// include: _missing\nRETURN 1 AS n", fragments)
+    nested = {"legal/_a": "// include: _b\nRETURN 1 AS n"}
+    with pytest.raises(QueryLoadError, match="includes another one"):
+        parse_query("legal/x", head + "// include: _a\n", nested)
+
+
+def test_shipped_fragment_is_shared_by_both_legal_queries() -> None:
+    registry = load_registry()
+    assert "legal/_trace_seeds" not in list(registry)
+    trace = registry["legal/expand_context"].text
+    full = registry["legal/retrieve_context"].text
+    shared = "MATCH (s:LegalNode {id: seed_ids[seed_rank]}) WHERE s:LegalUnit"
+    assert shared in trace and shared in full
