@@ -8,7 +8,7 @@ Two question sets, each over its own corpus and its own server:
 - ``102023``: ``legal_passages_102023.json`` (the 18-law release) with ``train_102023.json``
   (76 statements) — held out: never used to choose a weight.
 
-Also measures the latency of full retrieval (2 round trips) against a plain vector top-k query.
+Also measures the latency of full retrieval (one round trip) against a plain vector top-k query.
 
     OPENBLAS_NUM_THREADS=1 python tests/benchmarks/legal_retrieval_alqac.py [--laws all] [--sets 2023,102023]
 
