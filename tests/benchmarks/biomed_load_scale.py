@@ -14,6 +14,14 @@ With ``--bulk`` the full file is loaded by the bulk importer (``--bulk-import``)
 transactional loader loads a prefix of the same file (``--baseline-rows``) on the fresh server as
 the same-run baseline, then the bulk import replaces the database with the whole file; the
 region query is then timed at full size. Results go to ``biomed_load_scale_bulk.{json,md}``.
+``--skip-baseline`` leaves the transactional prefix out.
+
+With ``--region-mmr`` it also times region construction with weighted MMR at full size. The
+triplets those seed sets can select (their region candidates) get stored vectors first — the
+vectors the full embedding pass would store on those edges, made by the same embedder and text;
+the pass over all ~3.4M edges would take ~3 h here and the queries timed read no other edge's
+vector. Each seed set gets a generated question naming its entities (~150 characters, the
+median of the subset benchmark's questions), in the same results file under ``region_mmr``.
 """
 
 from __future__ import annotations
@@ -26,13 +34,22 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from hopgraph.db import Neo4jRunner, connect
 from hopgraph.db._runtime import LocalInstance, free_port
 from hopgraph.db._schema_install import install_schema
 from hopgraph.loaders.biomed import load_primekg
 from hopgraph.loaders.biomed._bulk import bulk_import_primekg
-from hopgraph.retrieval._biomed import Domain, relation_weights
+from hopgraph.retrieval._biomed import (
+    Domain,
+    collect_candidates,
+    encode_vector,
+    relation_weights,
+    select_region,
+    triplet_embedding_key,
+    triplet_text,
+)
 
 RESULTS = Path(__file__).parent / "results"
 # PrimeKG node counts per type (Chandak et al. 2023), scaled by --nodes.
@@ -124,20 +141,80 @@ def time_queries(runner: Neo4jRunner, seeds: list[list[str]], repeats: int = 3) 
             "ratio_p50": p50(region_ms) / p50(plain_ms), "queries": len(region_ms)}
 
 
+def region_mmr(runner: Neo4jRunner, seeds: list[list[str]], rounds: int = 3) -> dict[str, object]:
+    """Store the candidates' vectors, then time region construction against the plain one-hop."""
+    from hopgraph.agents._embedders import build_embedder
+
+    embedder = build_embedder("all-MiniLM-L6-v2")
+    key = triplet_embedding_key(embedder)
+    weights = relation_weights(Domain.INTEGRATED)
+    t0 = time.perf_counter()
+    trips = {t.key: t for ids in seeds for t in collect_candidates(runner, ids, weights).triplets}
+    rows = runner.run_admin(lambda s: s.run(
+        "UNWIND $trips AS t MATCH (h:BioEntity {id: t.h})-[r]->(x:BioEntity {id: t.t}) "
+        "WHERE type(r) = t.rel RETURN elementId(r) AS edge_id, h.name AS head, "
+        "type(r) AS relation, x.name AS tail",
+        trips=[{"h": k[0], "rel": k[1], "t": k[2]} for k in trips]).data())
+    vectors = embedder.embed_documents([triplet_text(r["head"], r["relation"], r["tail"])
+                                        for r in rows])
+    for start in range(0, len(rows), 500):
+        runner.write("biomed/set_triplet_embeddings", embedding_key=key, rows=[
+            {"edge_id": r["edge_id"], "embedding": encode_vector(v)}
+            for r, v in zip(rows[start:start + 500], vectors[start:start + 500], strict=True)])
+    stored_s = time.perf_counter() - t0
+    names = runner.run_admin(lambda s: {r["id"]: r["name"] for r in s.run(
+        "UNWIND $ids AS id MATCH (n:BioEntity {id: id}) RETURN n.id AS id, n.name AS name",
+        ids=sorted({i for ids in seeds for i in ids})).data()})
+    questions = [f"How are {', '.join(names.get(i, i) for i in ids)} related, and which drugs, "
+                 "genes or phenotypes take part in the mechanism that links them?" for ids in seeds]
+    times: dict[str, list[float]] = {n: [] for n in (
+        "plain_one_hop", "region_query_with_vectors", "region_mmr_qvec_ready",
+        "region_mmr_with_question_embedding", "question_embedding")}
+
+    def clock(name: str, fn: object, *a: object) -> object:
+        t = time.perf_counter()
+        out = fn(*a)  # type: ignore[operator]
+        times[name].append((time.perf_counter() - t) * 1000)
+        return out
+
+    same = 0
+    for q, ids in zip(questions, seeds, strict=True):  # warm-up + same-selection check
+        runner.read("biomed/match_neighbourhood", entity_ids=ids)
+        qv = embedder.embed_query(q)
+        stored = select_region(q, collect_candidates(runner, ids, weights, embedder=embedder),
+                               embedder, query_vec=qv)
+        computed = select_region(q, collect_candidates(runner, ids, weights), embedder,
+                                 query_vec=qv)
+        same += [t.key for t in stored.triplets] == [t.key for t in computed.triplets]
+    for _ in range(rounds):
+        for q, ids in zip(questions, seeds, strict=True):
+            clock("plain_one_hop", lambda ids=ids: runner.read("biomed/match_neighbourhood",
+                                                               entity_ids=ids))
+            clock("region_query_with_vectors", lambda ids=ids: collect_candidates(
+                runner, ids, weights, embedder=embedder))
+            qv = clock("question_embedding", embedder.embed_query, q)
+            clock("region_mmr_qvec_ready", lambda q=q, ids=ids, qv=qv: select_region(
+                q, collect_candidates(runner, ids, weights, embedder=embedder), embedder,
+                query_vec=qv))
+            clock("region_mmr_with_question_embedding", lambda q=q, ids=ids: select_region(
+                q, collect_candidates(runner, ids, weights, embedder=embedder), embedder))
+    base = p50(times["plain_one_hop"])
+    return {"embedder": getattr(embedder, "backend_note", "?"), "candidate_triplets": len(trips),
+            "edges_given_vectors": len(rows), "vectors_stored_s": round(stored_s, 1),
+            "question_chars_p50": statistics.median(len(q) for q in questions),
+            "same_selection_stored_vs_computed": f"{same}/{len(seeds)}",
+            "latency_p50_ms": {k: round(p50(v), 2) for k, v in times.items()},
+            "latency_p95_ms": {k: round(statistics.quantiles(v, n=20)[-1], 2)
+                               for k, v in times.items()},
+            "ratio_p50_over_plain": {k: round(p50(v) / base, 2) for k, v in times.items()},
+            "queries_per_variant": len(times["plain_one_hop"])}
+
+
 def _bulk(args: argparse.Namespace, inst: LocalInstance, runner: Neo4jRunner, csv: Path,
           result: dict[str, object]) -> None:
-    """Baseline: transactional load of a prefix; then bulk import of the whole file."""
-    prefix = csv.with_name("kg_prefix.csv")
-    with csv.open(encoding="utf-8") as src, prefix.open("w", encoding="utf-8") as dst:
-        for i, line in enumerate(src):
-            if i > args.baseline_rows:
-                break
-            dst.write(line)
-    base = load_primekg(runner, prefix, batch_size=args.batch_size)
-    result["baseline"] = {"loader": "load_primekg (transactional MERGE)", "rows": base.rows_read,
-                          "seconds": round(base.seconds, 1), "rows_per_s": round(base.rows_per_s),
-                          "edges": base.edges_after}
-    print(f"baseline: {base.rows_read} rows in {base.seconds:.1f}s", flush=True)
+    """Baseline (unless skipped): transactional load of a prefix; then bulk import of the
+    whole file."""
+    base = None if args.skip_baseline else _baseline(args, runner, csv, result)
     bulk = bulk_import_primekg(inst, csv, dimension=384, replace=True,
                                work_dir=csv.parent / "import")
     print(bulk.summary(), flush=True)
@@ -152,8 +229,24 @@ def _bulk(args: argparse.Namespace, inst: LocalInstance, runner: Neo4jRunner, cs
                                    "schema_and_indexes": round(bulk.schema_s, 1)},
                       "importer": bulk.importer_summary}
     result["ratio_rows_per_s_bulk_over_transactional"] = round(
-        bulk.rows_per_s / base.rows_per_s, 2) if base.rows_per_s else None
+        bulk.rows_per_s / base.rows_per_s, 2) if base is not None and base.rows_per_s else None
     result["complete"] = True
+
+
+def _baseline(args: argparse.Namespace, runner: Neo4jRunner, csv: Path,
+              result: dict[str, object]) -> Any:
+    prefix = csv.with_name("kg_prefix.csv")
+    with csv.open(encoding="utf-8") as src, prefix.open("w", encoding="utf-8") as dst:
+        for i, line in enumerate(src):
+            if i > args.baseline_rows:
+                break
+            dst.write(line)
+    base = load_primekg(runner, prefix, batch_size=args.batch_size)
+    result["baseline"] = {"loader": "load_primekg (transactional MERGE)", "rows": base.rows_read,
+                          "seconds": round(base.seconds, 1), "rows_per_s": round(base.rows_per_s),
+                          "edges": base.edges_after}
+    print(f"baseline: {base.rows_read} rows in {base.seconds:.1f}s", flush=True)
+    return base
 
 
 def main() -> None:
@@ -165,6 +258,10 @@ def main() -> None:
     ap.add_argument("--out", default=None)
     ap.add_argument("--bulk", action="store_true", help="bulk import (see the module doc)")
     ap.add_argument("--baseline-rows", type=int, default=300_000)
+    ap.add_argument("--skip-baseline", action="store_true",
+                    help="with --bulk: no transactional prefix load first")
+    ap.add_argument("--region-mmr", action="store_true",
+                    help="also time region + weighted MMR at full size (see the module doc)")
     args = ap.parse_args()
     args.out = args.out or ("biomed_load_scale_bulk" if args.bulk else "biomed_load_scale")
     tmp = Path(tempfile.mkdtemp(prefix="hopgraph-bio-scale-"))
@@ -233,6 +330,8 @@ def main() -> None:
             ids=hubs).single()["mx"])
         result["max_degree"] = degrees
         result["latency"] = time_queries(runner, seeds)
+        if args.region_mmr:
+            result["region_mmr"] = region_mmr(runner, seeds)
         result["complete_load"] = complete
         driver.close()
     finally:
