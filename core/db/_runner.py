@@ -3,8 +3,8 @@
 Every query goes through :class:`Neo4jRunner`, addressed by its registry key, with values only as
 parameters, ``database_`` always set, reads routed to READ and a server-side timeout. Loaders that
 must write several queries atomically use :meth:`Neo4jRunner.write_transaction`; reads that
-belong together (a seed query and the expansion of its result) share one snapshot and one
-BEGIN/COMMIT through :meth:`Neo4jRunner.read_transaction`.
+belong together and cannot be one query share one snapshot and one BEGIN/COMMIT through
+:meth:`Neo4jRunner.read_transaction` (legal retrieval, which once needed it, is one query now).
 """
 
 from __future__ import annotations
