@@ -45,7 +45,7 @@ from hopgraph.retrieval._legal_types import (
 RETRIEVE_QUERY = "legal/retrieve_context"
 EXPAND_QUERY = "legal/expand_context"
 MAX_K = 100
-HARD_MAX_CHAIN_DEPTH = 10  # the literal bound of the variable-length pattern in expand_context
+HARD_MAX_CHAIN_DEPTH = 10  # the literal bound of the variable-length pattern in _trace_seeds
 SPARSE_POOL_FACTOR = 4
 # Article granularity folds several chunk hits into one article: read more vector hits first.
 DENSE_POOL_FACTOR_ARTICLE = 2
@@ -141,9 +141,7 @@ class LegalRetriever:
         params = search_params(prepared, vector, day, flt, cfg)
         db_started = time.perf_counter()
         rows = self.runner.read(RETRIEVE_QUERY, k=k, **params, **rerank_params(prepared, cfg),
-                                max_depth=max(1, min(cfg.max_chain_depth, HARD_MAX_CHAIN_DEPTH))
-                                if cfg.propagate else 0,
-                                max_refs=max(0, cfg.max_references) if cfg.propagate else 0)
+                                **trace_params(cfg, cfg.propagate))
         db_ms = _ms(db_started)
         row = to_native(rows[0]) if rows else {}
         seeds = [_candidate(c, cfg.rerank) for c in row.get("candidates") or []]
@@ -185,11 +183,7 @@ class LegalRetriever:
             raise RetrievalError(f"trace needs 1 to {MAX_K} unit ids, got {len(ids)}")
         day = parse_as_of(as_of, self._today())
         seeds = [Candidate(u, u.split(":", 1)[0], {}, 0.0) for u in ids]
-        rows = self.runner.read(
-            EXPAND_QUERY, seed_ids=ids, as_of=day,
-            max_depth=max(1, min(cfg.max_chain_depth, HARD_MAX_CHAIN_DEPTH)),
-            max_refs=max(0, cfg.max_references),
-        )
+        rows = self.runner.read(EXPAND_QUERY, seed_ids=ids, as_of=day, **trace_params(cfg, True))
         items, warnings, truncated = assemble_context(
             seeds, to_native(rows[0]) if rows else {"seeds": [], "units": []}, day, cfg
         )
@@ -232,6 +226,16 @@ def search_params(prepared: PreparedQuery, vector: Sequence[float], as_of: date,
         rrf_k=cfg.rrf_k,
         to_article=cfg.granularity == "article",
     )
+
+
+def trace_params(cfg: RetrievalConfig, propagate: bool) -> dict[str, int]:
+    """Bounds of the validity tracing and reference hop (``legal/_trace_seeds``): the chain
+    depth clamped to 1..``HARD_MAX_CHAIN_DEPTH``; both 0 when nothing is propagated (seeds only).
+    """
+    if not propagate:
+        return {"max_depth": 0, "max_refs": 0}
+    return {"max_depth": max(1, min(cfg.max_chain_depth, HARD_MAX_CHAIN_DEPTH)),
+            "max_refs": max(0, cfg.max_references)}
 
 
 def rerank_params(prepared: PreparedQuery, cfg: RetrievalConfig) -> dict[str, Any]:

@@ -25,7 +25,7 @@
 // param w_heading: float -- re-rank bonus times the share of the heading's bigrams the question repeats
 // param max_depth: int -- longest change chain followed (at most 10); longer chains are reported as cut
 // param max_refs: int -- most REFERS_TO targets per seed or successor
-// returns: candidates, n_candidates, seeds, units
+// returns: candidates, seeds, units
 // rows: plain
 CALL () {
   CALL () {
@@ -128,9 +128,9 @@ WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, overlap,
 ORDER BY score DESC, id
 WITH collect({id: id, doc_id: u.doc_id, dense: dense, sparse: sparse, dense_norm: dense_norm,
   sparse_norm: sparse_norm, fused: fused, heading: overlap, rerank: score}) AS ranked
-WITH ranked[..$k] AS chosen, size(ranked) AS n_candidates
-WITH chosen, n_candidates, [c IN chosen | c.id] AS seed_ids
+WITH ranked[..$k] AS chosen
+WITH chosen, [c IN chosen | c.id] AS seed_ids
 CALL (seed_ids) {
   // include: _trace_seeds
 }
-RETURN chosen AS candidates, n_candidates, seeds, units
+RETURN chosen AS candidates, seeds, units

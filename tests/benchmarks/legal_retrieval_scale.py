@@ -293,7 +293,7 @@ def measure(runner: Neo4jRunner, n_queries: int, seed: int = 11) -> dict[str, An
 def profile(driver: Any, runner: Neo4jRunner, worst: tuple[float, str, list[float], list[str]]
             ) -> str:
     """PROFILE the slowest full retrieval's query; return the plan as text."""
-    from hopgraph.retrieval._legal import rerank_params, search_params
+    from hopgraph.retrieval._legal import rerank_params, search_params, trace_params
     from hopgraph.retrieval._legal_query import prepare_question
     from hopgraph.retrieval._legal_types import RetrievalConfig, RetrievalFilters
 
@@ -301,8 +301,7 @@ def profile(driver: Any, runner: Neo4jRunner, worst: tuple[float, str, list[floa
     prepared = prepare_question(q)
     cfg = RetrievalConfig(candidates=50)
     params = {**search_params(prepared, vector, date(2022, 1, 1), RetrievalFilters(), cfg),
-              **rerank_params(prepared, cfg), "k": 10, "max_depth": cfg.max_chain_depth,
-              "max_refs": cfg.max_references}
+              **rerank_params(prepared, cfg), **trace_params(cfg, True), "k": 10}
     key = "legal/retrieve_context"
     with driver.session(database="neo4j") as s:
         summary = s.run("PROFILE " + runner.registry[key].text, params).consume()

@@ -68,8 +68,7 @@ EXPAND_ROW = {"seeds": [{
 
 
 def _answers() -> dict[str, list[dict[str, Any]]]:
-    return {"legal/retrieve_context": [{"candidates": [CANDIDATE], "n_candidates": 1,
-                                        **EXPAND_ROW}]}
+    return {"legal/retrieve_context": [{"candidates": [CANDIDATE], **EXPAND_ROW}]}
 
 
 def test_one_round_trip_and_successor_assembly() -> None:
