@@ -23,7 +23,7 @@ from hopgraph.settings import default_home
 
 Vector = list[float]
 DEFAULT_EMBED_BATCH = 64
-EMBED_BACKENDS = ("auto", "onnx", "onnx-int8", "torch")
+EMBED_BACKENDS = ("auto", "onnx", "torch")
 
 
 @runtime_checkable
@@ -97,9 +97,7 @@ class SentenceTransformerEmbedder:
         backend: ``"torch"`` (sentence-transformers' ``encode``), ``"onnx"`` (the same network
             exported once to ONNX Runtime, checked against torch; an error when that fails) or
             ``"auto"`` (ONNX when it can be used, else torch; :attr:`backend_note` says which
-            and why). ``"onnx-int8"``: the ONNX graph with int8 weights, about twice as fast
-            for a question and close to but not equal to torch's vectors (cosine about 0.99); meant
-            for query vectors compared against stored float ones; an error when it fails.
+            and why).
         onnx_dir: where exported graphs are cached (``<hopgraph home>/onnx`` by default).
         threads: ONNX Runtime threads per call (all cores when None).
     """
@@ -124,21 +122,19 @@ class SentenceTransformerEmbedder:
         self.backend_note = "torch (asked for)"
         if backend != "torch" and device == "cpu":
             try:
-                self._onnx = OnnxSentenceEncoder(
-                    self._model, path, onnx_dir or default_home() / "onnx", name=model,
-                    threads=threads, precision="int8" if backend == "onnx-int8" else "fp32")
+                self._onnx = OnnxSentenceEncoder(self._model, path,
+                                                 onnx_dir or default_home() / "onnx", name=model,
+                                                 threads=threads)
                 self.backend_note = f"onnx ({self._onnx.path.name})"
             except EmbeddingError as e:
-                if backend != "auto":
+                if backend == "onnx":
                     raise
                 self.backend_note = f"torch ({e})"
 
     @property
     def backend(self) -> str:
-        """``onnx``, ``onnx-int8`` or ``torch``: what embeds now."""
-        if self._onnx is None:
-            return "torch"
-        return "onnx" if self._onnx.precision == "fp32" else "onnx-int8"
+        """``onnx`` or ``torch``: what embeds now."""
+        return "onnx" if self._onnx is not None else "torch"
 
     @property
     def name(self) -> str:

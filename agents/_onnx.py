@@ -29,11 +29,6 @@ import numpy as np
 from hopgraph.errors import EmbeddingError
 
 MIN_PROBE_COSINE = 0.99999
-# int8 weights change the vectors a little. Cosine against torch, all-MiniLM-L6-v2, measured
-# 2026-11-24: 0.985-0.997 on 200 MIRAGE/AfrimedQA questions (median 0.9935), 0.991-0.992 on
-# entity names, 0.978 on the one-letter probe. Below this the quantised graph is refused.
-MIN_PROBE_COSINE_INT8 = 0.97
-PRECISIONS = ("fp32", "int8")
 _PROBES = (
     "Which drugs target the protein encoded by BRCA1?",
     "x",
@@ -121,34 +116,6 @@ def _export(st_model: Any, target: Path) -> None:
             os.unlink(tmp)
 
 
-def _quantise(source: Path, target: Path) -> None:
-    """Dynamic int8 quantisation of the weight matrix products only, per output channel.
-
-    The attention products (two activations) stay float: quantising them too took the cosine
-    against torch on questions down to 0.96-0.97; weights only keeps it at 0.993-0.996 and runs
-    2.3x faster on this project's AVX-512 VNNI machine (5.0 -> 2.2 ms for a 32-token question,
-    2 threads, nothing else running).
-    """
-    import onnx
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    graph = onnx.load(str(source), load_external_data=False).graph
-    weights = {i.name for i in graph.initializer}
-    activations_only = [n.name for n in graph.node
-                        if n.op_type == "MatMul" and not any(i in weights for i in n.input)]
-    fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".part", dir=target.parent)
-    os.close(fd)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            quantize_dynamic(str(source), tmp, per_channel=True, weight_type=QuantType.QInt8,
-                             op_types_to_quantize=["MatMul"], nodes_to_exclude=activations_only)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
 class OnnxSentenceEncoder:
     """Runs an exported sentence-transformers model with ONNX Runtime; safe across threads.
 
@@ -159,9 +126,6 @@ class OnnxSentenceEncoder:
         name: the model's name, for the cached file's name.
         cache_dir: folder for exported graphs.
         threads: ONNX Runtime intra-op threads; all cores when None.
-        precision: ``"fp32"`` (torch's vectors to 1e-5) or ``"int8"`` (weights quantised
-            dynamically, about 2x faster, cosine ≥ ``MIN_PROBE_COSINE_INT8`` against torch on the
-            probes).
 
     Raises:
         EmbeddingError: the pipeline is not Transformer+mean Pooling(+Normalize), the export
@@ -169,9 +133,7 @@ class OnnxSentenceEncoder:
     """
 
     def __init__(self, st_model: Any, model_path: str, cache_dir: Path, *, name: str = "model",
-                 threads: int | None = None, precision: str = "fp32") -> None:
-        if precision not in PRECISIONS:
-            raise EmbeddingError(f"ONNX precision must be one of {PRECISIONS}, got {precision!r}")
+                 threads: int | None = None) -> None:
         reason = onnx_available()
         if reason:
             raise EmbeddingError(f"ONNX backend unavailable: {reason}")
@@ -187,15 +149,6 @@ class OnnxSentenceEncoder:
                 _export(st_model, self.path)
             except Exception as e:  # the exporter raises many unrelated types
                 raise EmbeddingError(f"ONNX export of {model_path} failed: {e}") from e
-        self.precision = precision
-        if precision == "int8":
-            quantised = self.path.with_name(f"{self.path.stem}-int8.onnx")
-            if not quantised.exists():
-                try:
-                    _quantise(self.path, quantised)
-                except Exception as e:  # onnx and the quantiser raise many unrelated types
-                    raise EmbeddingError(f"int8 quantisation of {self.path} failed: {e}") from e
-            self.path = quantised
         # All cores by default, also for a single question: on 2 cores a 33-token question took
         # 5.3 ms with 2 threads against 9.2 ms with one (and 12-24 ms through torch).
         self._session = self._open(ort, threads or os.cpu_count() or 1)
@@ -205,7 +158,7 @@ class OnnxSentenceEncoder:
         got = self.encode(_PROBES)  # padded batch
         one = self.encode(_PROBES[:1])  # single text
         cos = float(min(np.min(np.sum(reference * got, axis=1)), float(one[0] @ reference[0])))
-        if cos < (MIN_PROBE_COSINE if precision == "fp32" else MIN_PROBE_COSINE_INT8):
+        if cos < MIN_PROBE_COSINE:
             raise EmbeddingError(f"ONNX graph {self.path} differs from torch (cosine {cos:.6f})")
         self.probe_cosine = cos
 

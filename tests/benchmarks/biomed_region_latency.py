@@ -164,11 +164,8 @@ def main() -> None:
         embedder.embed_query("warm-up")
         torch_embedder = build_embedder("all-MiniLM-L6-v2", backend="torch")
         torch_embedder.embed_query("warm-up")
-        int8_embedder = build_embedder("all-MiniLM-L6-v2", backend="onnx-int8")
-        int8_embedder.embed_query("warm-up")
         result["embedder"] = {"default": getattr(embedder, "backend_note", "?"),
-                              "reference": getattr(torch_embedder, "backend_note", "?"),
-                              "int8": getattr(int8_embedder, "backend_note", "?")}
+                              "reference": getattr(torch_embedder, "backend_note", "?")}
         driver.close()
         driver = None
         size_before = restart_and_measure(inst)
@@ -200,17 +197,12 @@ def main() -> None:
         linker = EntityLinker(runner, nlp=nlp)  # over the new connection
         regram = Regram(runner, embedder, linker)
         regram_torch = Regram(runner, torch_embedder, linker)
-        regram_int8 = Regram(runner, int8_embedder, linker)
         times: dict[str, list[float]] = {n: [] for n in (
             "plain_one_hop", "region_query", "region_query_with_vectors", "region_mmr_stored",
             "region_mmr_computed", "question_embedding", "link_then_region_sequential",
             "build_region_overlapped", "build_region_linked", "question_embedding_torch",
-            "build_region_linked_torch", "region_mmr_qvec_ready", "question_embedding_int8",
-            "build_region_linked_int8")}
+            "build_region_linked_torch", "region_mmr_qvec_ready")}
         same_as_torch = 0
-        int8_same = 0
-        int8_overlap: list[float] = []  # |selected by int8 ∩ by fp32| / K, per seed set
-        int8_cos: list[float] = []
         max_query_vec_diff = 0.0
         identical = 0
         mismatches: list[str] = []
@@ -265,9 +257,6 @@ def main() -> None:
                     clock("question_embedding_torch", torch_embedder.embed_query, q)
                     _, via_torch = clock("build_region_linked_torch", regram_torch.build_region,
                                          q, weights, linked_sets[q])
-                    clock("question_embedding_int8", int8_embedder.embed_query, q)
-                    _, via_int8 = clock("build_region_linked_int8", regram_int8.build_region,
-                                        q, weights, linked_sets[q])
                 if rnd < args.compute_rounds:
                     computed = clock("region_mmr_computed", mmr_computed, q, ids)
                     clock("link_then_region_sequential", link_then_region, q)
@@ -276,13 +265,6 @@ def main() -> None:
                     _, via_default = regram.build_region(q, weights, linked_sets[q])
                     same_as_torch += ([t.key for t in via_default.triplets]
                                       == [t.key for t in via_torch.triplets])
-                    fp32_keys = [t.key for t in via_default.triplets]
-                    int8_keys = [t.key for t in via_int8.triplets]
-                    int8_same += fp32_keys == int8_keys
-                    if fp32_keys:
-                        int8_overlap.append(len(set(fp32_keys) & set(int8_keys)) / len(fp32_keys))
-                    int8_cos.append(float(np.dot(embedder.embed_query(q),
-                                                 int8_embedder.embed_query(q))))
                     max_query_vec_diff = max(max_query_vec_diff, float(np.max(np.abs(
                         np.asarray(embedder.embed_query(q))
                         - np.asarray(torch_embedder.embed_query(q))))))
@@ -317,11 +299,6 @@ def main() -> None:
             "max_abs_vector_component_diff": max_vec_diff,
             "region_same_as_torch_embedder": same_as_torch,
             "max_abs_question_vector_diff_vs_torch": max_query_vec_diff,
-            "int8_region_same_as_fp32": int8_same,
-            "int8_region_overlap_mean": round(statistics.fmean(int8_overlap), 4) if int8_overlap else None,
-            "int8_region_overlap_min": round(min(int8_overlap), 4) if int8_overlap else None,
-            "int8_question_cosine_min": round(min(int8_cos), 5) if int8_cos else None,
-            "int8_question_cosine_median": round(statistics.median(int8_cos), 5) if int8_cos else None,
             "candidates_per_set_p50": statistics.median(candidates) if candidates else 0,
             "candidates_per_set_max": max(candidates) if candidates else 0,
         }

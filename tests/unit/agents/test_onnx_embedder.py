@@ -77,26 +77,3 @@ def test_broken_cached_graph(onnx_embedder: SentenceTransformerEmbedder, tmp_pat
 def test_unknown_backend() -> None:
     with pytest.raises(EmbeddingError, match="backend must be one of"):
         SentenceTransformerEmbedder(backend="tensorrt")
-
-
-def test_int8_vectors_are_close_to_torch(onnx_dir: Path,
-                                         torch_embedder: SentenceTransformerEmbedder) -> None:
-    int8 = SentenceTransformerEmbedder(backend="onnx-int8", onnx_dir=onnx_dir)
-    assert int8.backend == "onnx-int8"
-    assert int8._onnx is not None and int8._onnx.path.name.endswith("-int8.onnx")
-    got = np.asarray(int8.embed_documents(TEXTS))
-    want = np.asarray(torch_embedder.embed_documents(TEXTS))
-    cos = np.sum(got * want, axis=1)
-    # Close but not equal: quantised weights move a question's vector by about 1% in cosine.
-    assert float(cos[0]) > 0.985
-    assert np.all(cos > 0.97)
-    assert float(cos[0]) < 0.99999
-    # Both graphs sit side by side in the cache; the float one is not replaced.
-    assert sorted(f.name.endswith("-int8.onnx") for f in onnx_dir.glob("*.onnx")) == [False, True]
-
-
-def test_unknown_precision(onnx_embedder: SentenceTransformerEmbedder, onnx_dir: Path) -> None:
-    from hopgraph.agents._onnx import OnnxSentenceEncoder
-
-    with pytest.raises(EmbeddingError, match="precision must be one of"):
-        OnnxSentenceEncoder(onnx_embedder._model, "unused", onnx_dir, precision="fp16")
