@@ -35,6 +35,12 @@ class LegalRelation(StructuredRel):
     origin = StringProperty(default="text")  # "text", "codification" or "annotation"
 
 
+class Definition(StructuredRel):
+    """``(unit)-[:DEFINES]->(DefinedTerm)``: the wording after the term's "là" in that unit."""
+
+    definition = StringProperty()
+
+
 class LegalNode(StructuredNode):
     """Anything in the regulations graph that can be the target of a reference."""
 
@@ -101,6 +107,7 @@ class LegalUnit(LegalNode):
     version_of = RelationshipTo("LegalUnit", StructureRel.VERSION_OF.value)
     codifies = RelationshipTo("LegalNode", StructureRel.CODIFIES.value, model=LegalRelation)
     unresolved = RelationshipTo("UnresolvedReference", StructureRel.HAS_UNRESOLVED.value)
+    defines = RelationshipTo("DefinedTerm", StructureRel.DEFINES.value, model=Definition)
 
 
 class Part(LegalUnit):
@@ -152,3 +159,17 @@ class UnresolvedReference(StructuredNode):
     uid = StringProperty(unique_index=True, required=True, db_property="id")
     text = StringProperty()
     method = StringProperty()
+
+
+class DefinedTerm(StructuredNode):
+    """A term a document defines in its definitions article ("Giải thích từ ngữ"), scoped to
+    that document (``Trong Luật này, các từ ngữ dưới đây được hiểu như sau``).
+
+    ``key`` is the term folded as questions are (lower case, single spaces); ``uid`` (stored as
+    ``id``) is ``<doc_id>|<key>``. Derived after every load by ``legal/derive_defined_terms``.
+    """
+
+    uid = StringProperty(unique_index=True, required=True, db_property="id")
+    key = StringProperty(index=True, required=True)
+    term = StringProperty()
+    doc_id = StringProperty()

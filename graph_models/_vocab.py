@@ -12,6 +12,7 @@ class StructureRel(StrEnum):
     VERSION_OF = "VERSION_OF"
     HAS_UNRESOLVED = "HAS_UNRESOLVED"
     CODIFIES = "CODIFIES"  # codification (Pháp điển) article -> the source unit it consolidates
+    DEFINES = "DEFINES"  # unit of a definitions article (Giải thích từ ngữ) -> the term it defines
 
 
 class LegalRel(StrEnum):

@@ -55,6 +55,11 @@ W_ARTICLE_MENTION = 0.3
 # Re-rank weights and fusion, tuned on ALQAC train_2023 only (train_102023 is held out); see
 # tests/benchmarks/results/legal_retrieval_alqac.md.
 W_HEADING = 0.3
+# A definitional question ("X là Y", "Thế nào là X?") and a candidate that defines X (its
+# DEFINES edge, or one of its clauses'): DEFINITION_FLOOR for naming the term, the rest by the
+# share of the question's predicate bigrams the definition repeats.
+W_DEFINITION = 0.7
+DEFINITION_FLOOR = 0.5
 _SYLLABLE = re.compile(r"\w+", re.UNICODE)
 
 
@@ -254,9 +259,13 @@ def rerank_params(prepared: PreparedQuery, cfg: RetrievalConfig) -> dict[str, An
         doc_numbers=[fold(n) for n in prepared.doc_numbers],
         articles=list(prepared.articles),
         q_grams=question_grams(q_fold),
+        q_subject=prepared.subject,
+        p_grams=phrase_grams(prepared.predicate),
         w_doc=W_DOC_MENTION if cfg.rerank else 0.0,
         w_article=W_ARTICLE_MENTION if cfg.rerank else 0.0,
         w_heading=W_HEADING if cfg.rerank else 0.0,
+        w_definition=W_DEFINITION if cfg.rerank and prepared.subject else 0.0,
+        definition_floor=DEFINITION_FLOOR,
     )
 
 
@@ -266,9 +275,15 @@ def question_grams(q_fold: str) -> list[str]:
     return sorted({f"{a} {b}" for a, b in pairwise(syl)} | set(syl))
 
 
+def phrase_grams(text: str) -> list[str]:
+    """The syllable bigrams of a folded phrase, sorted; its one syllable when it has one."""
+    syl = _SYLLABLE.findall(text)
+    return sorted(set(syl) if len(syl) == 1 else {f"{a} {b}" for a, b in pairwise(syl)})
+
+
 def _candidate(c: Mapping[str, Any], reranked: bool) -> Candidate:
     keys = ("dense", "sparse", "dense_norm", "sparse_norm", "fused") + (
-        ("heading", "rerank") if reranked else ())
+        ("heading", "definition", "rerank") if reranked else ())
     scores = {key: float(c[key]) for key in keys if c.get(key) is not None}
     return Candidate(c["id"], c["doc_id"], scores, float(c["rerank"]))
 

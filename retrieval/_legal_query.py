@@ -20,6 +20,14 @@ _TOKEN = re.compile(r"[\w/.\-]+", re.UNICODE)
 _DOC_NUMBER = re.compile(r"\b(\d{1,4}/(?:\d{4}/)?[A-ZĐa-zđ0-9]+(?:[-–][A-ZĐa-zđ0-9]+)*)")
 _ARTICLE = re.compile(r"\bđiều\s+(\d+[a-zđ]?)\b", re.IGNORECASE)
 _FILTER_KEYS = {"doc_types", "issuers", "doc_ids"}
+# Definitional questions: "Thế nào là X?", "Khái niệm X", and statements "X là Y" / "Việc X là Y"
+# / "X được hiểu là Y" (ALQAC's true-or-false form). The term is what a definitions article
+# ("Giải thích từ ngữ") would list; loaders store such terms as DefinedTerm nodes.
+_DEFINITION_ASK = re.compile(r"^(?:thế nào là|như thế nào là|định nghĩa(?: của| về)?|khái niệm(?: của| về)?)"
+                             r"\s+(.+)$")
+_DEFINITION_STATEMENT = re.compile(r"^(?:việc\s+)?(.+?)\s+(?:được hiểu là|là)\s+(.+)$")
+_EDGE_PUNCT = " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~“”"
+MAX_TERM_WORDS = 14  # the longest term derive_defined_terms keeps
 # Words that carry the question's form, not its legal content: the interrogative boilerplate of
 # exam-style questions ("… là đúng hay sai?", "… nào sau đây?", "bao lâu") and the most common
 # function words. On a case-sensitive whitespace full-text index every query term adds score, so
@@ -47,6 +55,8 @@ class PreparedQuery:
     doc_numbers: tuple[str, ...]
     articles: tuple[str, ...]
     lucene_content: str = ""  # ``lucene`` without LEXICAL_STOPWORDS ("" when nothing is left)
+    subject: str = ""  # the term a definitional question is about, folded ("" when none)
+    predicate: str = ""  # what the question says the term is, folded ("" when it asks)
 
 
 def fold(text: str) -> str:
@@ -59,6 +69,28 @@ def segment(text: str) -> str:
     from pyvi import ViTokenizer  # lazy: loading the CRF model costs ~0.3 s
 
     return str(ViTokenizer.tokenize(unicodedata.normalize("NFC", text)))
+
+
+def definition_subject(q_fold: str) -> tuple[str, str]:
+    """The term a definitional question is about and what it says the term is, both folded.
+
+    ``("", "")`` when the question is not definitional or its subject is longer than a term
+    can be. The subject is compared with ``DefinedTerm.key``; it is not checked here that any
+    document defines it.
+    """
+    text = q_fold.strip(_EDGE_PUNCT)
+    asked = _DEFINITION_ASK.match(text)
+    if asked:
+        subject, predicate = asked.group(1), ""
+    else:
+        stated = _DEFINITION_STATEMENT.match(text)
+        if not stated:
+            return "", ""
+        subject, predicate = stated.group(1), stated.group(2)
+    subject = subject.strip(_EDGE_PUNCT)
+    if not subject or len(subject.split()) > MAX_TERM_WORDS:
+        return "", ""
+    return subject, predicate.strip(_EDGE_PUNCT)
 
 
 def escape_term(term: str) -> str:
@@ -115,7 +147,8 @@ def prepare_question(question: object) -> PreparedQuery:
     content, _ = lucene_query(seg, LEXICAL_STOPWORDS)
     numbers = tuple(dict.fromkeys(m.upper().replace("ND", "NĐ") for m in _DOC_NUMBER.findall(q)))
     articles = tuple(dict.fromkeys(m.lower() for m in _ARTICLE.findall(q)))
-    return PreparedQuery(q, seg, lucene, terms, numbers, articles, content)
+    subject, predicate = definition_subject(fold(q))
+    return PreparedQuery(q, seg, lucene, terms, numbers, articles, content, subject, predicate)
 
 
 def parse_as_of(as_of: object, today: date) -> date:

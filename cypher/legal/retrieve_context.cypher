@@ -1,4 +1,4 @@
-// purpose: Full legal retrieval in one round trip: seed candidates (dense from the vector index, or exact cosine over the filtered units; lexical from the full-text index over segmented text), filtered by document and as-of date before fusion, fused by per-query min-max linear fusion or reciprocal rank fusion; re-ranked with the question's own document and article mentions and heading phrases; the top k traced to the wording in force, with one hop of references and provenance.
+// purpose: Full legal retrieval in one round trip: seed candidates (dense from the vector index, or exact cosine over the filtered units; lexical from the full-text index over segmented text), filtered by document and as-of date before fusion, fused by per-query min-max linear fusion or reciprocal rank fusion; re-ranked with the question's own document and article mentions, heading phrases and, for a definitional question, the defining unit; the top k traced to the wording in force, with one hop of references and provenance.
 // mode: read
 // param vector: list<float> -- query embedding (E5 query side)
 // param query: string -- Lucene query over text_segmented (segmented, special characters escaped); ignored when use_sparse is false
@@ -23,6 +23,10 @@
 // param w_doc: float -- re-rank bonus when the question names the candidate's document (0: no re-rank)
 // param w_article: float -- re-rank bonus when it also names the candidate's article number
 // param w_heading: float -- re-rank bonus times the share of the heading's bigrams the question repeats
+// param q_subject: string -- the term a definitional question is about, folded ('' when none)
+// param p_grams: list<string> -- syllable bigrams of what the question says the term is
+// param w_definition: float -- re-rank bonus when the candidate (or a clause of it) DEFINES q_subject (0: none)
+// param definition_floor: float -- share of w_definition for naming the term; the rest scales with the share of p_grams the definition repeats
 // param max_depth: int -- longest change chain followed (at most 10); longer chains are reported as cut
 // param max_refs: int -- most REFERS_TO targets per seed or successor
 // returns: candidates, seeds, units
@@ -123,11 +127,25 @@ WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, doc_hit,
     AND toLower(split(last(split(id, ':D')), '.')[0]) IN $articles THEN 1.0 ELSE 0.0 END AS art_hit,
   CASE WHEN size(grams) = 0 THEN 0.0
     ELSE toFloat(size([g IN grams WHERE g IN $q_grams])) / size(grams) END AS overlap
-WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, overlap,
-  fused + ($w_doc * doc_hit + $w_article * art_hit + $w_heading * overlap) AS score
+// A definitional question about a term the candidate (or one of its clauses) DEFINES: how much
+// of what the question says the term is the definition repeats (null: defines no such term).
+CALL (u) {
+  WITH u WHERE $w_definition > 0
+  MATCH (u)-[:CONTAINS*0..2]->(:LegalUnit)-[r:DEFINES]->(t:DefinedTerm {key: $q_subject})
+  WITH [w IN apoc.text.split(toLower(coalesce(r.definition, '')), '[^\\p{L}\\p{N}_]+') WHERE w <> ''] AS syl
+  WITH apoc.coll.toSet(CASE WHEN size(syl) = 1 THEN syl
+    ELSE [i IN range(0, size(syl) - 2) | syl[i] + ' ' + syl[i + 1]] END) AS grams
+  RETURN max(CASE WHEN size($p_grams) = 0 THEN 0.0
+    ELSE toFloat(size([g IN $p_grams WHERE g IN grams])) / size($p_grams) END) AS definition
+}
+WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, overlap, definition,
+  fused + ($w_doc * doc_hit + $w_article * art_hit + $w_heading * overlap)
+    + CASE WHEN definition IS NULL THEN 0.0
+      ELSE $w_definition * ($definition_floor + (1.0 - $definition_floor) * definition) END AS score
 ORDER BY score DESC, id
 WITH collect({id: id, doc_id: u.doc_id, dense: dense, sparse: sparse, dense_norm: dense_norm,
-  sparse_norm: sparse_norm, fused: fused, heading: overlap, rerank: score}) AS ranked
+  sparse_norm: sparse_norm, fused: fused, heading: overlap, definition: definition,
+  rerank: score}) AS ranked
 WITH ranked[..$k] AS chosen
 WITH chosen, [c IN chosen | c.id] AS seed_ids
 CALL (seed_ids) {

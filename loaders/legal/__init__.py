@@ -39,6 +39,13 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
   document (level label, ``supplemented_by`` = amending doc, ``valid_from`` = first version,
   contained by its parent, no text of its own: its wording is the version's).
 - ``legal/get_text_as_of`` (ids, as_of) returns the wording in force at a date per unit.
+- Defined terms: after every load ``legal/derive_defined_terms`` rebuilds
+  ``(unit)-[:DEFINES {definition}]->(:DefinedTerm {id, key, term, doc_id})`` from the numbered
+  items ``N. <term> là <definition>`` (or ``được hiểu là``) of each definitions article (heading
+  "Giải thích từ ngữ" / "Giải thích thuật ngữ"); the unit is the item's clause, or the article when
+  its items are not split into clauses. ``key`` is the term in lower case with single spaces,
+  ``id`` is ``<doc_id>|<key>``: a term is defined for its own document. Definitions are read
+  from the enacted wording; an amended definition keeps the edge of its original clause.
 - REFERS_TO from a unit to itself or to one of its ancestors (``Điều này`` inside that article,
   ``Luật này``) is not written. ``(unit)-[:REFERS_TO]->(Document)`` is written for a document cited
   by number without a unit. References inside new wording are read against the amended document

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 DEFAULT_BATCH_SIZE = 1000
 DERIVE_STEPS = ("legal/link_inserted_units", "legal/derive_version_only_units",
                 "legal/derive_unit_validity",
-                "legal/derive_version_validity", "legal/derive_document_status")
+                "legal/derive_version_validity", "legal/derive_document_status",
+                "legal/derive_defined_terms")
 
 
 @dataclass

@@ -119,6 +119,9 @@ def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder) -> tup
         for part in (articles, rest):
             for i in range(0, len(part), BATCH):
                 runner.write("legal/write_benchmark_units", rows=part[i:i + BATCH])
+        # The loader's derive step for definitions articles ("Giải thích từ ngữ"): DefinedTerm
+        # nodes and DEFINES edges from the articles' numbered items.
+        terms = runner.write("legal/derive_defined_terms")[0]["terms"]
         driver.execute_query("CALL db.awaitIndexes(300)", database_="neo4j")
         cfg = RetrievalConfig(granularity="article", candidates=CANDIDATES, lam=LAMBDA)
         retriever = LegalRetriever(runner, embedder, config=cfg)
@@ -143,6 +146,7 @@ def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder) -> tup
                       f"{sum(1 for u in units if u['kind'] == 'article')} articles, {len(chunks)} chunks",
             "questions": f"{qset.questions}, {len(qs)} questions with gold in the loaded laws",
             "embedder": embedder.name, "embed_seconds": round(embed_s, 1),
+            "defined_terms": terms,
             "config": cfg.__dict__, "latency": lat,
             "loadavg_before": load_before, "loadavg_after": load_after,
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

@@ -12,8 +12,9 @@ import pytest
 from hopgraph.cypher import load_registry
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
+from hopgraph.retrieval._legal import phrase_grams
 from hopgraph.retrieval._legal_eval import legal_systems
-from hopgraph.retrieval._legal_query import prepare_question
+from hopgraph.retrieval._legal_query import definition_subject, fold, prepare_question
 from tests.retrieval_fixtures import HashEmbedder
 
 T = TypeVar("T")
@@ -104,6 +105,38 @@ def test_rerank_parameters_carry_the_question_side() -> None:
     params = runner.calls[-1][1]
     assert (params["w_doc"], params["w_article"], params["w_heading"]) == (0.0, 0.0, 0.0)
     assert params["max_depth"] == 0 and params["max_refs"] == 0
+
+
+@pytest.mark.parametrize(("question", "subject", "predicate"), [
+    ("Thế nào là hôn nhân?", "hôn nhân", ""),
+    ("Khái niệm về “tảo hôn”", "tảo hôn", ""),
+    ("Trọng tài viên là người được các bên lựa chọn, đúng hay sai?", "trọng tài viên",
+     "người được các bên lựa chọn, đúng hay sai"),
+    ("Việc sinh con bằng kỹ thuật hỗ trợ sinh sản là hành vi nhân tạo.",
+     "sinh con bằng kỹ thuật hỗ trợ sinh sản", "hành vi nhân tạo"),
+    ("Thời kỳ hôn nhân được hiểu là gì?", "thời kỳ hôn nhân", "gì"),
+    ("Ai có quyền yêu cầu ly hôn?", "", ""),
+    # a subject longer than any stored term (14 words) is not a term
+    ("Người dưới mười tám tuổi mà chưa có sự đồng ý của cha mẹ hoặc người giám hộ hợp pháp "
+     "của mình là vi phạm gì?", "", ""),
+])
+def test_definitional_questions_name_their_term(question: str, subject: str,
+                                                predicate: str) -> None:
+    assert definition_subject(fold(question)) == (subject, predicate)
+    prepared = prepare_question(question)
+    assert (prepared.subject, prepared.predicate) == (subject, predicate)
+
+
+def test_definition_parameters() -> None:
+    runner = FakeRunner(_answers())
+    LegalRetriever(runner, HashEmbedder()).retrieve("Kết hôn là việc nam và nữ xác lập", k=3)
+    params = runner.calls[0][1]
+    assert params["q_subject"] == "kết hôn"
+    assert params["p_grams"] == sorted(["việc nam", "nam và", "và nữ", "nữ xác", "xác lập"])
+    assert (params["w_definition"], params["definition_floor"]) == (0.7, 0.5)
+    LegalRetriever(runner, HashEmbedder()).retrieve("mức hưởng bảo hiểm", k=3)
+    assert runner.calls[-1][1]["w_definition"] == 0.0  # not definitional: no lookup
+    assert phrase_grams("gì") == ["gì"] and phrase_grams("") == []
 
 
 def test_article_granularity_reads_more_vector_hits() -> None:
