@@ -52,6 +52,11 @@ server.bolt.tls_level=DISABLED
 dbms.security.auth_enabled=true
 dbms.security.procedures.unrestricted=apoc.*,gds.*
 dbms.usage_report.enabled=false
+# false: one cached plan per query text and parameter types. Neo4j's default (true) also keys the
+# plan cache by the sizes of list and string parameters, and the legal retrieval query (1.5-3 s to
+# plan on 2 cores) was planned again for most new question lengths
+# (tests/benchmarks/results/legal_plan_cache.md).
+internal.cypher.use_parameter_size={size_hints}
 server.memory.heap.initial_size={heap}
 server.memory.heap.max_size={heap}
 server.memory.pagecache.size={pagecache}
@@ -146,6 +151,7 @@ class LocalInstance:
     http_port: int = 7474
     heap: str = "1g"
     pagecache: str = "512m"
+    size_hinted_plans: bool = False  # Neo4j's internal.cypher.use_parameter_size (see the conf)
 
     @property
     def conf_dir(self) -> Path:
@@ -293,6 +299,7 @@ class LocalInstance:
             data=self.root / "data", logs=self.root / "logs", run=self.root / "run",
             import_=self.root / "import", plugins=home / "plugins", bolt_port=self.bolt_port,
             http_port=self.http_port, heap=self.heap, pagecache=self.pagecache,
+            size_hints=str(self.size_hinted_plans).lower(),
         )
         (self.conf_dir / "neo4j.conf").write_text(text)
 

@@ -1,4 +1,4 @@
-// purpose: Rebuild the defined-term layer after a load: every numbered item "N. <term> là <definition>" of a definitions article (heading "Giải thích từ ngữ" or "Giải thích thuật ngữ") becomes (item unit)-[:DEFINES {definition}]->(:DefinedTerm {id: doc_id|key, key, term, doc_id}); the item unit is the article's clause, or the article itself when its items are not split into clauses (pre-split corpora). Terms no unit defines any more are removed.
+// purpose: Rebuild the defined-term layer after a load: every numbered item "N. <term> là <definition>" of a definitions article (heading "Giải thích từ ngữ" or "Giải thích thuật ngữ") becomes (item unit)-[:DEFINES {definition}]->(:DefinedTerm {id: doc_id|key, key, term, doc_id}); the item unit is the article's clause of the item's number, or the article itself when it has no such clause (pre-split corpora). Terms no unit defines any more are removed.
 // mode: write
 // returns: terms, removed
 CALL () {
@@ -9,15 +9,14 @@ CALL () {
   MATCH (a:Article)
   WHERE any(h IN ['giải thích từ ngữ', 'giải thích thuật ngữ']
     WHERE toLower(coalesce(a.heading, '')) CONTAINS h)
-  OPTIONAL MATCH (a)-[:CONTAINS]->(c:Clause)
-  WITH a, collect(c) AS clauses
-  UNWIND CASE WHEN size(clauses) = 0 THEN [a] ELSE clauses END AS x
-  // One item per line: its number, the term (the shortest run of text before " là " or
-  // " được hiểu là "), the definition (the rest of the line).
-  UNWIND apoc.text.regexGroups(coalesce(x.text, ''),
-    '(?m)^[ \\t]*[0-9]+[.)][ \\t]*(.{2,160}?)[ \\t]+(?:được hiểu là|là)[ \\t]+(.+)$') AS g
-  WITH x, apoc.text.replace(trim(g[1]), '^[\\p{Punct}“”]+|[\\p{Punct}“”]+$', '') AS term,
-    trim(g[2]) AS definition
+  // The article's text holds its whole wording, one item per line: its number, the term (the
+  // shortest run of text before " là " or " được hiểu là "), the definition (the rest).
+  UNWIND apoc.text.regexGroups(coalesce(a.text, ''),
+    '(?m)^[ \\t]*([0-9]+)[.)][ \\t]*(.{2,160}?)[ \\t]+(?:được hiểu là|là)[ \\t]+(.+)$') AS g
+  // The item's clause defines the term; without a clause of that number, the article does.
+  OPTIONAL MATCH (a)-[:CONTAINS]->(c:Clause {number: g[1]})
+  WITH coalesce(c, a) AS x, apoc.text.replace(trim(g[2]), '^[\\p{Punct}“”]+|[\\p{Punct}“”]+$', '') AS term,
+    trim(g[3]) AS definition
   WITH x, term, definition,
     apoc.text.join([w IN apoc.text.split(toLower(term), '(?U)\\s+') WHERE w <> ''], ' ') AS key
   WHERE key <> '' AND size(split(key, ' ')) <= 14

@@ -7,9 +7,9 @@
 // param dense_pool: int -- vector-index hits read before filtering and article aggregation (>= candidates)
 // param sparse_pool: int -- full-text hits read before filtering (>= candidates)
 // param has_filter: boolean -- any document filter is set (dense side then scans the filtered units exactly)
-// param doc_ids: list<string> -- document ids to keep (empty: all)
-// param doc_types: list<string> -- lower-cased document types to keep (empty: all)
-// param issuers: list<string> -- lower-cased issuers to keep (empty: all)
+// param doc_ids: list<string> -- document ids to keep ([''] : all)
+// param doc_types: list<string> -- lower-cased document types to keep ([''] : all)
+// param issuers: list<string> -- lower-cased issuers to keep ([''] : all)
 // param as_of: date -- units not yet issued or in force at this date are not candidates
 // param fusion: string -- 'linear' or 'rrf'
 // param lam: float -- weight of the dense score in linear fusion
@@ -17,20 +17,23 @@
 // param to_article: boolean -- score each hit as its containing Article (best chunk per article)
 // param k: int -- seeds kept after the re-rank and traced
 // param q_fold: string -- the question folded (NFC, lower case, single spaces)
-// param doc_numbers: list<string> -- document numbers the question names, folded
-// param articles: list<string> -- article numbers the question names, lower case
+// param doc_numbers: list<string> -- document numbers the question names, folded ([''] : none)
+// param articles: list<string> -- article numbers the question names, lower case ([''] : none)
 // param q_grams: list<string> -- the folded question's syllables and syllable bigrams ("a b")
 // param w_doc: float -- re-rank bonus when the question names the candidate's document (0: no re-rank)
 // param w_article: float -- re-rank bonus when it also names the candidate's article number
 // param w_heading: float -- re-rank bonus times the share of the heading's bigrams the question repeats
 // param q_subject: string -- the term a definitional question is about, folded ('' when none)
-// param p_grams: list<string> -- syllable bigrams of what the question says the term is
+// param p_grams: list<string> -- syllable bigrams of what the question says the term is ([''] : nothing said)
 // param w_definition: float -- re-rank bonus when the candidate (or a clause of it) DEFINES q_subject (0: none)
 // param definition_floor: float -- share of w_definition for naming the term; the rest scales with the share of p_grams the definition repeats
 // param max_depth: int -- longest change chain followed (at most 10); longer chains are reported as cut
 // param max_refs: int -- most REFERS_TO targets per seed or successor
 // returns: candidates, seeds, units
 // rows: plain
+// List parameters are never empty ([''] stands for none): the server caches one plan per query
+// text and parameter types, the type of an empty list is not a list of strings, and planning this
+// query takes 1.5-2.5 s on 2 cores, so every shape of question must reuse the same plan.
 CALL () {
   CALL () {
     WITH 1 AS one WHERE NOT $has_filter
@@ -40,9 +43,9 @@ CALL () {
     UNION ALL
     WITH 1 AS one WHERE $has_filter
     MATCH (fd:Document)
-    WHERE (size($doc_ids) = 0 OR fd.id IN $doc_ids)
-      AND (size($doc_types) = 0 OR toLower(fd.doc_type) IN $doc_types)
-      AND (size($issuers) = 0 OR toLower(fd.issuer) IN $issuers)
+    WHERE ($doc_ids = [''] OR fd.id IN $doc_ids)
+      AND ($doc_types = [''] OR toLower(fd.doc_type) IN $doc_types)
+      AND ($issuers = [''] OR toLower(fd.issuer) IN $issuers)
     MATCH (node:LegalUnit {doc_id: fd.id})
     USING INDEX node:LegalUnit(doc_id)
     WHERE node.embedding IS NOT NULL
@@ -53,9 +56,9 @@ CALL () {
   WHERE (node.valid_from IS NULL OR node.valid_from <= $as_of)
     AND (d IS NULL OR d.issue_date IS NULL OR d.issue_date <= $as_of)
     AND (NOT $has_filter OR (d IS NOT NULL
-      AND (size($doc_ids) = 0 OR d.id IN $doc_ids)
-      AND (size($doc_types) = 0 OR toLower(d.doc_type) IN $doc_types)
-      AND (size($issuers) = 0 OR toLower(d.issuer) IN $issuers)))
+      AND ($doc_ids = [''] OR d.id IN $doc_ids)
+      AND ($doc_types = [''] OR toLower(d.doc_type) IN $doc_types)
+      AND ($issuers = [''] OR toLower(d.issuer) IN $issuers)))
   OPTIONAL MATCH (art:Article)-[:CONTAINS*1..3]->(node) WHERE $to_article
   WITH coalesce(art, node) AS node, max(score) AS score
   WITH node, score ORDER BY score DESC, node.id LIMIT $candidates
@@ -73,9 +76,9 @@ CALL () {
   WHERE (node.valid_from IS NULL OR node.valid_from <= $as_of)
     AND (d IS NULL OR d.issue_date IS NULL OR d.issue_date <= $as_of)
     AND (NOT $has_filter OR (d IS NOT NULL
-      AND (size($doc_ids) = 0 OR d.id IN $doc_ids)
-      AND (size($doc_types) = 0 OR toLower(d.doc_type) IN $doc_types)
-      AND (size($issuers) = 0 OR toLower(d.issuer) IN $issuers)))
+      AND ($doc_ids = [''] OR d.id IN $doc_ids)
+      AND ($doc_types = [''] OR toLower(d.doc_type) IN $doc_types)
+      AND ($issuers = [''] OR toLower(d.issuer) IN $issuers)))
   OPTIONAL MATCH (art:Article)-[:CONTAINS*1..3]->(node) WHERE $to_article
   WITH coalesce(art, node) AS node, max(score) AS score
   WITH node, score ORDER BY score DESC, node.id LIMIT $candidates
@@ -135,7 +138,7 @@ CALL (u) {
   WITH [w IN apoc.text.split(toLower(coalesce(r.definition, '')), '[^\\p{L}\\p{N}_]+') WHERE w <> ''] AS syl
   WITH apoc.coll.toSet(CASE WHEN size(syl) = 1 THEN syl
     ELSE [i IN range(0, size(syl) - 2) | syl[i] + ' ' + syl[i + 1]] END) AS grams
-  RETURN max(CASE WHEN size($p_grams) = 0 THEN 0.0
+  RETURN max(CASE WHEN $p_grams = [''] THEN 0.0
     ELSE toFloat(size([g IN $p_grams WHERE g IN grams])) / size($p_grams) END) AS definition
 }
 WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, overlap, definition,

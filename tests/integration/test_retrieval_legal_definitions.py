@@ -44,6 +44,11 @@ def retriever(runner: Neo4jRunner) -> LegalRetriever:
              "effective_date": date(2015, 1, 1), "status": None}]
     units = [  # a pre-split corpus: the definitions are lines of the article's own text
         _article("3", "Giải thích từ ngữ", DEFINITIONS),
+        # a passage of it stored as a Clause (as benchmark corpora chunk articles): its number
+        # is no item's, so the article keeps the definitions
+        {**_article("3", "Giải thích từ ngữ", " ".join(DEFINITIONS.splitlines()[:4])),
+         "id": f"{LAW}:D3.C1", "level": "Clause", "number": "C1", "path": "D3.C1",
+         "parent": f"{LAW}:D3"},
         _article("8", "Điều kiện kết hôn",
                  "Điều 8. Điều kiện kết hôn\n1. Nam, nữ kết hôn với nhau phải tuân theo các điều "
                  "kiện sau đây: nam từ đủ 20 tuổi trở lên, nữ từ đủ 18 tuổi trở lên; việc kết hôn "
