@@ -27,7 +27,7 @@ _DEFINITION_ASK = re.compile(r"^(?:thế nào là|như thế nào là|định ng
                              r"\s+(.+)$")
 _DEFINITION_STATEMENT = re.compile(r"^(?:việc\s+)?(.+?)\s+(?:được hiểu là|là)\s+(.+)$")
 _EDGE_PUNCT = " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~“”"
-MAX_TERM_WORDS = 14  # the longest term derive_defined_terms keeps
+MAX_TERM_WORDS = 20  # the longest term derive_defined_terms keeps ("gói dịch vụ y tế cơ bản do quỹ … chi trả": 15)
 # Words that carry the question's form, not its legal content: the interrogative boilerplate of
 # exam-style questions ("… là đúng hay sai?", "… nào sau đây?", "bao lâu") and the most common
 # function words. On a case-sensitive whitespace full-text index every query term adds score, so

@@ -42,10 +42,12 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
 - Defined terms: after every load ``legal/derive_defined_terms`` rebuilds
   ``(unit)-[:DEFINES {definition}]->(:DefinedTerm {id, key, term, doc_id})`` from the numbered
   items ``N. <term> là <definition>`` (or ``được hiểu là``) of each definitions article (heading
-  "Giải thích từ ngữ" / "Giải thích thuật ngữ"); the unit is the item's clause, or the article when
-  its items are not split into clauses. ``key`` is the term in lower case with single spaces,
-  ``id`` is ``<doc_id>|<key>``: a term is defined for its own document. Definitions are read
-  from the enacted wording; an amended definition keeps the edge of its original clause.
+  "Giải thích từ ngữ" / "Giải thích thuật ngữ"): in the article's text (the unit is the item's
+  clause, or the article when its items are not split into clauses), in clauses inserted later
+  and in new wordings of its clauses (the unit is that clause or UnitVersion, so an amended
+  definition has an edge from each wording and validity tracing picks the one in force). ``key``
+  is the term in lower case with single spaces, at most 20 words; ``id`` is
+  ``<doc_id>|<key>``: a term is defined for the document of its definitions article.
 - REFERS_TO from a unit to itself or to one of its ancestors (``Điều này`` inside that article,
   ``Luật này``) is not written. ``(unit)-[:REFERS_TO]->(Document)`` is written for a document cited
   by number without a unit. References inside new wording are read against the amended document

@@ -59,3 +59,23 @@ def test_2008_wording_applies_before_2015(health_law: LegalRetriever) -> None:
     assert "lương tối thiểu" in _wording(before)[0][1]
     seed = next(i for i in before.items if i.node_id == BASE)
     assert "pending: amended by" in seed.validity_note
+
+
+def test_definitions_follow_the_amending_law(health_law: LegalRetriever) -> None:
+    # 46/2014 rewords khoản 1 of Điều 2 (Giải thích từ ngữ) of 25/2008 and adds khoản 7 and 8.
+    records, _, _ = health_law.runner.driver.execute_query(  # type: ignore[attr-defined]
+        "MATCH (u)-[:DEFINES]->(t:DefinedTerm) WHERE t.doc_id = '25/2008/QH12' "
+        "RETURN u.id AS unit, t.key AS key ORDER BY unit", database_="neo4j")
+    defines = {(r["unit"], r["key"]) for r in records}
+    assert ("25/2008/QH12:D2.K1", "bảo hiểm y tế") in defines
+    assert ("25/2008/QH12:D2.K1@46/2014/QH13", "bảo hiểm y tế") in defines
+    # the inserted khoản 8 defines a 15-word term; khoản 7 ("Hộ gia đình … (sau đây gọi chung là
+    # hộ gia đình) bao gồm …") defines nothing
+    assert ("25/2008/QH12:D2.K8",
+            "gói dịch vụ y tế cơ bản do quỹ bảo hiểm y tế chi trả") in defines
+    assert not any(unit.startswith("25/2008/QH12:D2.K7") for unit, _ in defines)
+    ctx = health_law.retrieve("Bảo hiểm y tế là gì?", k=5, as_of=date(2015, 1, 1))
+    assert ctx.seeds[0].split("@")[0] == "25/2008/QH12:D2.K1"
+    applicable = [i for i in ctx.items if i.applicable and i.node_id.split("@")[0] == "25/2008/QH12:D2.K1"]
+    assert [i.node_id for i in applicable] == ["25/2008/QH12:D2.K1@46/2014/QH13"]
+    assert "không vì mục đích lợi nhuận do Nhà nước tổ chức thực hiện" in applicable[0].text
