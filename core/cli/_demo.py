@@ -31,6 +31,8 @@ EXAMPLE_CYPHER = (
      "<-[:VERSION_OF]-(:UnitVersion) RETURN p"),
     ("Amendments, replacements and supplements between units",
      "MATCH p = (:LegalUnit)-[:AMENDS|SUPPLEMENTS|REPLACES|REPEALS]->(:LegalNode) RETURN p LIMIT 50"),
+    ("Terms the definitions articles define, and the clauses that define them",
+     "MATCH p = (:LegalUnit)-[:DEFINES]->(:DefinedTerm) RETURN p LIMIT 25"),
     ("A biomedical neighbourhood",
      "MATCH p = (:Drug {name: 'Imatinib'})-[]-(:BioEntity) RETURN p LIMIT 50"),
     ("Sentence graph of one topic",

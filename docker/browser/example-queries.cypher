@@ -24,6 +24,11 @@ MATCH (p:Placeholder) RETURN p.id, p.kind LIMIT 25;
 CALL db.index.fulltext.queryNodes('legalunit_text_segmented_fulltext', 'bảo_hiểm AND y_tế', {limit: 10})
 YIELD node, score RETURN node.citation, score, left(node.text, 100);
 
+// 6b. Defined terms: what each definitions article ("Giải thích từ ngữ") defines, and where.
+MATCH (u:LegalUnit)-[r:DEFINES]->(t:DefinedTerm)
+RETURN t.doc_id AS document, t.term AS term, u.id AS defined_by, left(r.definition, 100) AS definition
+ORDER BY document, term LIMIT 50;
+
 // 7. Biomedical neighbourhood of a drug.
 MATCH p = (d:Drug)-[r]-(x:BioEntity) RETURN p LIMIT 40;
 
