@@ -54,7 +54,9 @@ def neo4j_server() -> Iterator[Server]:
 
         with Neo4jContainer("neo4j:5.26-community").with_env(
             "NEO4J_PLUGINS", '["apoc", "graph-data-science"]'
-        ).with_env("NEO4J_dbms_security_procedures_unrestricted", "apoc.*,gds.*") as container:
+        ).with_env("NEO4J_dbms_security_procedures_unrestricted", "apoc.*,gds.*").with_env(
+            "NEO4J_internal_cypher_use__parameter__size", "false"
+        ) as container:
             server = Server(container.get_connection_url(), "neo4j", container.password, "docker")
             yield server
             server.driver.close()
