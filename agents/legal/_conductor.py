@@ -39,6 +39,8 @@ from hopgraph.agents.legal._types import (
 from hopgraph.db import QueryRunner
 from hopgraph.errors import ConfigError, LLMError
 from hopgraph.retrieval import ContextItem, LegalRetriever, RetrievalFilters
+from hopgraph.retrieval._legal_query import definition_subject
+from hopgraph.retrieval._legal_query import fold as fold_query
 
 DEFAULT_MAX_EVIDENCE = 6
 DEFAULT_ITEM_CHARS = 500
@@ -358,6 +360,7 @@ class LegalQA:
             return self._abstain(question, day, items, False, base,
                                  f"{reason}; retrieval-only abstention: {off_topic}")
         listed = _listing(items, self.options.max_listed)
+        subject, _ = definition_subject(fold_query(question))
         lines = [RETRIEVAL_ONLY_LABEL]
         if day:
             lines.append(f"Hiệu lực xét tại ngày {day.strftime('%d/%m/%Y')}.")
@@ -365,11 +368,14 @@ class LegalQA:
         for it in listed:
             status = "đang áp dụng" if it.applicable else "không áp dụng tại thời điểm này"
             lines.append(f"- {_cite(it)} ({status}; {it.validity_note}):")
-            lines.append(f"  \"{_excerpt(it.text)}\"")
+            # A definitional question: quote the item that defines the term, wherever it sits
+            # in a long definitions article, instead of the unit's opening lines.
+            quote = _definition_line(it.text, subject) or _excerpt(it.text)
+            lines.append(f"  \"{quote}\"")
             chain = "; ".join(s.describe() for s in it.path)
             if chain:
                 lines.append(f"  Chuỗi hiệu lực: {chain}")
-            claims.append(Claim(_excerpt(it.text), [it.node_id], "extracted", 1.0))
+            claims.append(Claim(quote, [it.node_id], "extracted", 1.0))
         return Answer(
             text="\n".join(lines), status="retrieval_only", mode="retrieval_only", as_of=day,
             claims=claims, citations=[_citation(it) for it in listed], fallback_reason=reason,
@@ -451,6 +457,22 @@ def _citation(item: ContextItem) -> Citation:
 def _excerpt(text: str, limit: int = 400) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rsplit(" ", 1)[0] + " …"
+
+
+_DEFINITION_ITEM = re.compile(r"^\s*\d+[a-zđ]?[.)]\s*([^\n(]{2,160}?)\s+(?:được hiểu là|là)\s")
+_TERM_EDGES = " \"'“”:;,."
+
+
+def _definition_line(text: str, subject: str) -> str | None:
+    """The numbered item of ``text`` that defines ``subject`` (folded), as an excerpt; None when
+    no line does (the same item shape ``legal/derive_defined_terms`` reads)."""
+    if not subject:
+        return None
+    for line in text.splitlines():
+        m = _DEFINITION_ITEM.match(line)
+        if m and fold_query(m.group(1).strip(_TERM_EDGES)) == subject:
+            return _excerpt(line)
+    return None
 
 
 def _listing(items: list[ContextItem], limit: int) -> list[ContextItem]:

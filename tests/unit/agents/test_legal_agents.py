@@ -235,3 +235,20 @@ def test_evidence_labels_are_read_as_models_write_them() -> None:
     # Not a label: passed on unchanged for the Auditor to judge (it ignores unknown ids).
     assert _evidence_id(" 12/2016/NĐ-MAU:D3.K2 ", labels) == "12/2016/NĐ-MAU:D3.K2"
     assert _evidence_id("E9", labels) == "E9"
+
+
+def test_retrieval_only_quotes_the_definition_a_definitional_question_asks_for() -> None:
+    definitions = item(
+        "25/2008/QH12:D2", "Điều 2. Giải thích từ ngữ\nTrong Luật này, các từ ngữ dưới đây được "
+        "hiểu như sau:\n1. Bảo hiểm y tế là hình thức bảo hiểm được áp dụng trong lĩnh vực chăm "
+        "sóc sức khỏe.\n" + "".join(f"{n}. Từ ngữ số {n} là một khái niệm khác.\n"
+                                      for n in range(2, 8))
+        + "8. “Gói dịch vụ y tế cơ bản” là những dịch vụ y tế thiết yếu.", doc_type="Luật")
+    qa = LegalQA(retriever=FakeRetriever(default=[definitions]), today=TODAY)
+    answer = qa.ask("Gói dịch vụ y tế cơ bản là gì?", as_of="2024-06-01")
+    assert answer.status == "retrieval_only"
+    assert "\"8. “Gói dịch vụ y tế cơ bản” là những dịch vụ y tế thiết yếu.\"" in answer.text
+    assert answer.claims[0].text.startswith("8. “Gói dịch vụ y tế cơ bản”")
+    # not a definitional question: the unit's opening lines, as before
+    other = qa.ask("Phạm vi điều chỉnh của luật về bảo hiểm y tế?", as_of="2024-06-01")
+    assert other.claims[0].text.startswith("Điều 2. Giải thích từ ngữ")
