@@ -26,6 +26,8 @@ _FILTER_KEYS = {"doc_types", "issuers", "doc_ids"}
 _DEFINITION_ASK = re.compile(r"^(?:thế nào là|như thế nào là|định nghĩa(?: của| về)?|khái niệm(?: của| về)?)"
                              r"\s+(.+)$")
 _DEFINITION_STATEMENT = re.compile(r"^(?:việc\s+)?(.+?)\s+(?:được hiểu là|là)\s+(.+)$")
+# "Theo Luật …, X là gì?": the scope names where to look, it is not part of the term.
+_SCOPE_PREFIX = re.compile(r"^(?:theo|căn cứ|trong)\s[^,?]{2,120},\s*")
 _EDGE_PUNCT = " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~“”"
 MAX_TERM_WORDS = 20  # the longest term derive_defined_terms keeps ("gói dịch vụ y tế cơ bản do quỹ … chi trả": 15)
 # Words that carry the question's form, not its legal content: the interrogative boilerplate of
@@ -78,7 +80,7 @@ def definition_subject(q_fold: str) -> tuple[str, str]:
     can be. The subject is compared with ``DefinedTerm.key``; it is not checked here that any
     document defines it.
     """
-    text = q_fold.strip(_EDGE_PUNCT)
+    text = _SCOPE_PREFIX.sub("", q_fold.strip(_EDGE_PUNCT), count=1)
     asked = _DEFINITION_ASK.match(text)
     if asked:
         subject, predicate = asked.group(1), ""

@@ -116,6 +116,8 @@ def test_rerank_parameters_carry_the_question_side() -> None:
      "sinh con bằng kỹ thuật hỗ trợ sinh sản", "hành vi nhân tạo"),
     ("Thời kỳ hôn nhân được hiểu là gì?", "thời kỳ hôn nhân", "gì"),
     ("Ai có quyền yêu cầu ly hôn?", "", ""),
+    ("Theo Luật Bảo hiểm y tế số 25/2008/QH12, bảo hiểm y tế là gì?", "bảo hiểm y tế", "gì"),
+    ("Theo quy định hiện hành, thế nào là tảo hôn?", "tảo hôn", ""),
     # a subject longer than any stored term (20 words) is not a term
     ("Người dưới mười tám tuổi mà chưa có sự đồng ý của cha mẹ hoặc người giám hộ hợp pháp "
      "của mình là vi phạm gì?", "", ""),
