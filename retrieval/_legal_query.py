@@ -26,6 +26,8 @@ _FILTER_KEYS = {"doc_types", "issuers", "doc_ids"}
 _DEFINITION_ASK = re.compile(r"^(?:thế nào là|như thế nào là|định nghĩa(?: của| về)?|khái niệm(?: của| về)?)"
                              r"\s+(.+)$")
 _DEFINITION_STATEMENT = re.compile(r"^(?:việc\s+)?(.+?)\s+(?:được hiểu là|là)\s+(.+)$")
+# A numbered item of a definitions article: "N. <term> là …" (the term without a parenthesis).
+_DEFINITION_ITEM = re.compile(r"^\s*\d+[a-zđ]?[.)]\s*([^\n(]{2,160}?)\s+(?:được hiểu là|là)\s")
 # "Theo Luật …, X là gì?": the scope names where to look, it is not part of the term.
 _SCOPE_PREFIX = re.compile(r"^(?:theo|căn cứ|trong)\s[^,?]{2,120},\s*")
 _EDGE_PUNCT = " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~“”"
@@ -93,6 +95,20 @@ def definition_subject(q_fold: str) -> tuple[str, str]:
     if not subject or len(subject.split()) > MAX_TERM_WORDS:
         return "", ""
     return subject, predicate.strip(_EDGE_PUNCT)
+
+
+def definition_item(text: str, subject: str) -> str | None:
+    """The line of ``text`` whose numbered item ``N. <term> là …`` defines ``subject`` (a
+    folded subject from :func:`definition_subject`); None when no line does. The item shape and
+    the term's trimming are those ``legal/derive_defined_terms`` stores DefinedTerm keys with.
+    """
+    if not subject:
+        return None
+    for line in text.splitlines():
+        m = _DEFINITION_ITEM.match(line)
+        if m and fold(m.group(1).strip(_EDGE_PUNCT)) == subject:
+            return line
+    return None
 
 
 def escape_term(term: str) -> str:

@@ -39,7 +39,7 @@ from hopgraph.agents.legal._types import (
 from hopgraph.db import QueryRunner
 from hopgraph.errors import ConfigError, LLMError
 from hopgraph.retrieval import ContextItem, LegalRetriever, RetrievalFilters
-from hopgraph.retrieval._legal_query import definition_subject
+from hopgraph.retrieval._legal_query import definition_item, definition_subject
 from hopgraph.retrieval._legal_query import fold as fold_query
 
 DEFAULT_MAX_EVIDENCE = 6
@@ -370,7 +370,8 @@ class LegalQA:
             lines.append(f"- {_cite(it)} ({status}; {it.validity_note}):")
             # A definitional question: quote the item that defines the term, wherever it sits
             # in a long definitions article, instead of the unit's opening lines.
-            quote = _definition_line(it.text, subject) or _excerpt(it.text)
+            defining = definition_item(it.text, subject)
+            quote = _excerpt(defining if defining is not None else it.text)
             lines.append(f"  \"{quote}\"")
             chain = "; ".join(s.describe() for s in it.path)
             if chain:
@@ -457,22 +458,6 @@ def _citation(item: ContextItem) -> Citation:
 def _excerpt(text: str, limit: int = 400) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rsplit(" ", 1)[0] + " …"
-
-
-_DEFINITION_ITEM = re.compile(r"^\s*\d+[a-zđ]?[.)]\s*([^\n(]{2,160}?)\s+(?:được hiểu là|là)\s")
-_TERM_EDGES = " \"'“”:;,."
-
-
-def _definition_line(text: str, subject: str) -> str | None:
-    """The numbered item of ``text`` that defines ``subject`` (folded), as an excerpt; None when
-    no line does (the same item shape ``legal/derive_defined_terms`` reads)."""
-    if not subject:
-        return None
-    for line in text.splitlines():
-        m = _DEFINITION_ITEM.match(line)
-        if m and fold_query(m.group(1).strip(_TERM_EDGES)) == subject:
-            return _excerpt(line)
-    return None
 
 
 def _listing(items: list[ContextItem], limit: int) -> list[ContextItem]:
