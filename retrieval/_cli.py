@@ -97,7 +97,10 @@ def retrieve(ctx: click.Context, question: str, k: int, as_of: str | None,
 def eval_retrieval(ctx: click.Context, questions: Path, k: int, as_of: str | None,
                    granularity: str, lam: float, baselines: bool, json_out: Path | None,
                    md_out: Path | None) -> None:
-    """Evaluate legal retrieval on QUESTIONS ([{id, question, gold}]) against baselines."""
+    """Evaluate legal retrieval on QUESTIONS ([{id, question, gold, choices?}]) against baselines.
+
+    A multiple-choice item (``choices``: {"A": …, …}) is asked with its options.
+    """
     settings = settings_of(ctx)
     _quiet_driver()
     qs = load_questions(questions)

@@ -1,6 +1,7 @@
 """Retrieval evaluation, reusable by every pipeline: metrics, question files, reports.
 
-A question file is JSON: ``[{"id": ..., "question": ..., "gold": [unit ids]}]``. A *system* is
+A question file is JSON: ``[{"id": ..., "question": ..., "gold": [unit ids]}]``, with optional
+``"choices": {"A": ..., "B": ...}`` for a multiple-choice item. A *system* is
 any callable ``question -> ranked ids``; :func:`evaluate` runs several systems over the same
 questions in one run and reports Recall@k, Hit@k, MRR and nDCG with per-query latency.
 Predictions finer than the gold (``X:D5.K2`` for gold ``X:D5``, or a version ``X:D5@Y``) count
@@ -31,6 +32,14 @@ class EvalQuestion(BaseModel):
     id: str
     question: str = Field(min_length=1)
     gold: list[str] = Field(min_length=1)
+    choices: dict[str, str] = Field(default_factory=dict)
+
+    def asked(self) -> str:
+        """The text every system is given: the question, then its options (``A. … B. …``, in
+        key order) for a multiple-choice item, whose stem alone often names no subject
+        ("Hành vi nào sau đây bị cấm?")."""
+        options = " ".join(f"{key}. {text.strip()}" for key, text in sorted(self.choices.items()))
+        return f"{self.question.strip()} {options}".strip()
 
 
 def load_questions(path: Path) -> list[EvalQuestion]:
@@ -159,7 +168,7 @@ def evaluate(
     for qi, q in enumerate(questions):
         for name, system in systems.items():
             t0 = time.perf_counter()
-            ranked = system(q.question)
+            ranked = system(q.asked())
             ms = (time.perf_counter() - t0) * 1000.0
             proj = project_ranking(ranked, q.gold)
             row: dict[str, object] = {"id": q.id, "latency_ms": round(ms, 3), "top": proj[:10]}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ class Question:
     id: str
     question: str
     gold: list[str]
+    choices: dict[str, str] = field(default_factory=dict)  # options of a multiple-choice item
 
 
 def doc_id_of(law: str) -> str:
@@ -85,21 +86,11 @@ def read_corpus(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
     return docs, units
 
 
-def question_text(row: dict[str, Any]) -> str:
-    """The question as posed: a multiple-choice item ("Trắc nghiệm") is its stem and its options.
-
-    A stem alone often names no subject ("Hành vi nào sau đây bị cấm?"); the options carry it.
-    Every system in the benchmark gets the same text.
-    """
-    choices = row.get("choices") or {}
-    options = " ".join(f"{key}. {str(text).strip()}" for key, text in sorted(choices.items()))
-    return f"{row['text'].strip()} {options}".strip()
-
-
 def read_questions_2023(path: Path) -> list[Question]:
     rows = json.loads(path.read_text(encoding="utf-8"))
-    return [Question(r["question_id"], question_text(r),
-                     [article_id(a["law_id"], a["article_id"]) for a in r["relevant_articles"]])
+    return [Question(r["question_id"], r["text"],
+                     [article_id(a["law_id"], a["article_id"]) for a in r["relevant_articles"]],
+                     dict(r.get("choices") or {}))
             for r in rows]
 
 

@@ -93,7 +93,8 @@ def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder) -> tup
         docs = [d for d in docs if d["id"] in gold_laws]
         units = [u for u in units if u["doc_id"] in gold_laws]
     doc_ids = {d["id"] for d in docs}
-    qs = [EvalQuestion(id=q.id, question=q.question, gold=q.gold) for q in questions
+    qs = [EvalQuestion(id=q.id, question=q.question, gold=q.gold, choices=q.choices)
+          for q in questions
           if all(g.split(":")[0] in doc_ids for g in q.gold)]
     if limit:
         qs = qs[:limit]
@@ -139,7 +140,7 @@ def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder) -> tup
         systems[ABLATION] = _system(retriever, replace(cfg, rerank=False, propagate=False), as_of)
         for q in qs[:3]:  # warm-up: query plans, pyvi model, embedder
             for s in systems.values():
-                s(q.question)
+                s(q.asked())
         load_before = os.getloadavg()
         report = evaluate(systems, qs, ks=[1, 3, 5, 10])
         load_after = os.getloadavg()
@@ -177,12 +178,12 @@ def measure_latency(runner: Neo4jRunner, retriever: LegalRetriever, embedder: Em
     db_ms: list[float] = []
     trips: set[int] = set()
     for q in qs[:LATENCY_QUESTIONS]:
-        vec = embedder.embed_query(q.question)
+        vec = embedder.embed_query(q.asked())
         t = time.perf_counter()
         runner.read("legal/search_units_vector", vector=vec, k=10)
         vec_ms.append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
-        ctx = retriever.retrieve(q.question, k=10, as_of=as_of)
+        ctx = retriever.retrieve(q.asked(), k=10, as_of=as_of)
         full_ms.append((time.perf_counter() - t) * 1000)
         db_ms.append(ctx.db_ms)
         trips.add(ctx.round_trips)
@@ -190,7 +191,7 @@ def measure_latency(runner: Neo4jRunner, retriever: LegalRetriever, embedder: Em
     emb_ms = []
     for q in qs[:30]:
         t = time.perf_counter()
-        embedder.embed_query(q.question)
+        embedder.embed_query(q.asked())
         emb_ms.append((time.perf_counter() - t) * 1000)
     lat: dict[str, Any] = {
         "vector_topk_p50_ms": percentile(vec_ms, 50), "vector_topk_p95_ms": percentile(vec_ms, 95),

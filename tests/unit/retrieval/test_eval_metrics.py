@@ -47,6 +47,27 @@ def test_evaluate_reports_every_system(tmp_path: Path) -> None:
     assert "| good |" in report.to_markdown() and json.loads(report.to_json())["questions"] == 1
 
 
+def test_a_multiple_choice_item_is_asked_with_its_options(tmp_path: Path) -> None:
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps([
+        {"id": "1", "question": "Hành vi nào sau đây bị cấm? ", "gold": ["g"],
+         "choices": {"B": "Tàng trữ ma túy", "A": " Trồng cây thuốc lá"}},
+        {"id": "2", "question": "Đúng hay sai?", "gold": ["g"]},
+    ]), encoding="utf-8")
+    seen: list[str] = []
+    evaluate({"s": lambda q: seen.append(q) or ["g"]}, load_questions(path), ks=[1])
+    assert seen == ["Hành vi nào sau đây bị cấm? A. Trồng cây thuốc lá B. Tàng trữ ma túy",
+                    "Đúng hay sai?"]
+
+
+def test_choices_must_be_text(tmp_path: Path) -> None:
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps([{"id": "1", "question": "x", "gold": ["g"],
+                                 "choices": {"A": ["not", "text"]}}]), encoding="utf-8")
+    with pytest.raises(RetrievalError, match="#0"):
+        load_questions(path)
+
+
 def test_bad_question_file_names_the_row(tmp_path: Path) -> None:
     path = tmp_path / "q.json"
     path.write_text(json.dumps([{"id": "1", "question": "", "gold": ["g"]}]), encoding="utf-8")
