@@ -1,4 +1,7 @@
-"""Fakes for the biomedical unit tests: a recording query runner, an embedder, a chat model."""
+"""Fakes for the biomedical unit tests: a recording query runner and embedders.
+
+The chat model is ``tests/unit/chat_fakes.PromptChat``, shared with the other pipelines.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +10,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-
-from hopgraph.agents._llm import ChatResult
 
 
 class FakeRunner:
@@ -65,19 +66,3 @@ class CountingEmbedder(BagEmbedder):
     def embed_query(self, text: str) -> list[float]:
         self.queries.append(text)
         return super().embed_query(text)
-
-
-class ScriptedLLM:
-    """Returns replies chosen by a function of the prompt; records prompts."""
-
-    model = "scripted"
-
-    def __init__(self, reply: Callable[[str], str]) -> None:
-        self.reply = reply
-        self.prompts: list[str] = []
-
-    def complete(self, messages: Sequence[dict[str, str]], *, max_tokens: int = 512,
-                 temperature: float = 0.0, json_mode: bool = False) -> ChatResult:
-        prompt = messages[-1]["content"]
-        self.prompts.append(prompt)
-        return ChatResult(self.reply(prompt), 10, 5, 0.01, self.model)

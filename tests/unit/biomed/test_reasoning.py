@@ -20,7 +20,8 @@ from hopgraph.agents.biomed import (
     mode_for,
 )
 from hopgraph.retrieval._biomed import Domain, Region, Triplet
-from tests.unit.biomed._fakes import BagEmbedder, CountingEmbedder, FakeRunner, ScriptedLLM
+from tests.unit.biomed._fakes import BagEmbedder, CountingEmbedder, FakeRunner
+from tests.unit.chat_fakes import PromptChat
 
 GRAPH = {  # id -> (name, type, aliases)
     "d:warfarin": ("Warfarin", "Drug", ["Coumadin"]),
@@ -78,13 +79,13 @@ def test_rules_typing_and_decomposition() -> None:
 
 
 def test_llm_typing_and_bad_json_fallback() -> None:
-    good = ScriptedLLM(lambda p: '{"category": "GENE_PROTEIN"}')
+    good = PromptChat(lambda p: '{"category": "GENE_PROTEIN"}')
     assert classify("q", good).domain is Domain.GENE_PROTEIN
     assert classify("q", good).source == "llm"
-    bad = ScriptedLLM(lambda p: "I think it is about drugs")
+    bad = PromptChat(lambda p: "I think it is about drugs")
     typed = classify("Which drug treats it?", bad)
     assert typed.source == "rules" and typed.domain is Domain.DRUG_THERAPY
-    hops = ScriptedLLM(lambda p: '{"hops": ["a?", "b?", "c?", "d?"]}')
+    hops = PromptChat(lambda p: '{"hops": ["a?", "b?", "c?", "d?"]}')
     assert decompose("q", hops).hops == ("a?", "b?", "c?")
 
 
@@ -121,7 +122,7 @@ def test_reviewer_accepts_kg_facts_rejects_out_of_region_and_revises() -> None:
 
 
 def test_llm_verifier_behind_protocol() -> None:
-    llm = ScriptedLLM(lambda p: json.dumps({"valid": "VKORC1" in p, "score": 0.9 if "VKORC1" in p else 0.1}))
+    llm = PromptChat(lambda p: json.dumps({"valid": "VKORC1" in p, "score": 0.9 if "VKORC1" in p else 0.1}))
     region = _region()
     v = LLMVerifier(llm)
     assert v.score(Hypothesis("Warfarin", "TARGET", "VKORC1"), "q", region)[0] == 0.9
@@ -153,7 +154,7 @@ def test_pipeline_with_llm_hybrid_hypotheses_are_reviewed() -> None:
         if "Options" in p:
             return '{"answer": "A"}'
         return "VKORC1"
-    llm = ScriptedLLM(reply)
+    llm = PromptChat(reply)
     reg = Regram(_runner(), BagEmbedder(), EntityLinker(_runner()), llm=llm)
     ans = reg.ask("Which protein does Warfarin target?", {"A": "VKORC1", "B": "insulin"})
     hop = ans.hops[0]

@@ -1,4 +1,7 @@
-"""Fakes for the sentence-graph unit tests: embedder, tagger, chat model, recording runner."""
+"""Fakes for the sentence-graph unit tests: embedder, tagger, recording runner.
+
+The chat model is ``tests/unit/chat_fakes.PromptChat``, shared with the other pipelines.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +10,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-
-from hopgraph.agents import ChatResult
 
 Record = dict[str, Any]
 
@@ -42,23 +43,6 @@ class FakeTagger:
             words = [w.strip(".,") for w in s.split()[1:]]
             out.append([(w, "PERSON") for w in words if w[:1].isupper()])
         return out
-
-
-class FakeChat:
-    """Replies from a function of the last user message; counts calls."""
-
-    model = "fake-chat"
-
-    def __init__(self, reply: Callable[[str], str]) -> None:
-        self._reply = reply
-        self.calls: list[str] = []
-
-    def complete(self, messages: Sequence[Mapping[str, str]], *, max_tokens: int = 512,
-                 temperature: float = 0.0, json_mode: bool = False) -> ChatResult:
-        user = messages[-1]["content"]
-        self.calls.append(user)
-        return ChatResult(self._reply(user), prompt_tokens=len(user.split()), completion_tokens=3,
-                          latency_s=0.0, model=self.model)
 
 
 class RecordingRunner:

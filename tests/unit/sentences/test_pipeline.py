@@ -9,8 +9,9 @@ import pytest
 
 from hopgraph.errors import IngestError
 from hopgraph.loaders.sentences import RawPassage, load_passages, read_corpus
+from tests.unit.chat_fakes import PromptChat
 
-from .fakes import FakeChat, FakeEmbedder, FakeTagger, RecordingRunner
+from .fakes import FakeEmbedder, FakeTagger, RecordingRunner
 
 WRITE_KEYS = [
     "sentence/clear_passage_structure", "sentence/upsert_passages", "sentence/upsert_sentences",
@@ -60,8 +61,8 @@ def test_load_writes_one_transaction_per_batch_and_reports_bad_input() -> None:
 
 
 def test_llm_is_used_up_to_the_limit_and_counted() -> None:
-    chat = FakeChat(lambda user: json.dumps({"core": [0], "relations": []}) if "Sentences" in user
-                    else json.dumps({"relations": [{"pair": 0, "type": "cause"}]}))
+    chat = PromptChat(lambda user: json.dumps({"core": [0], "relations": []}) if "Sentences" in user
+                      else json.dumps({"relations": [{"pair": 0, "type": "cause"}]}))
     runner = RecordingRunner()
     report = load_passages(runner, _passages(), embedder=FakeEmbedder(), tagger=FakeTagger(),
                            llm=chat, llm_limit=1)

@@ -10,8 +10,9 @@ import pytest
 
 from hopgraph.agents.sentences import SentenceReasoner, SentenceRetrievalConfig
 from hopgraph.errors import RetrievalError
+from tests.unit.chat_fakes import PromptChat
 
-from .fakes import FakeChat, FakeEmbedder, RecordingRunner
+from .fakes import FakeEmbedder, RecordingRunner
 
 ANCHORS = [
     {"id": "A#s0", "passage_id": "A", "position": 0, "role": "core", "text": "Film A was directed by Bob.", "score": 0.8},
@@ -73,7 +74,7 @@ def test_llm_refinement_sufficient_skips_expansion_and_answers() -> None:
         return "Paris\nbecause..."
 
     runner = RecordingRunner(_reads)
-    chat = FakeChat(reply)
+    chat = PromptChat(reply)
     answer = SentenceReasoner(runner, FakeEmbedder(), chat).answer("Where?")
     assert answer.retrieval.refinement == "llm" and answer.retrieval.kept == ["C#s2"]
     assert runner.params_of("sentence/expand_frontier") == []
@@ -83,7 +84,7 @@ def test_llm_refinement_sufficient_skips_expansion_and_answers() -> None:
 
 
 def test_unusable_llm_refinement_falls_back_to_rule() -> None:
-    chat = FakeChat(lambda user: "no json here" if user.startswith("Question") else "Bob")
+    chat = PromptChat(lambda user: "no json here" if user.startswith("Question") else "Bob")
     answer = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder(), chat).answer("Where?")
     assert answer.retrieval.refinement == "heuristic"
     assert answer.answer == "Bob"

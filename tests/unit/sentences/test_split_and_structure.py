@@ -16,8 +16,9 @@ from hopgraph.loaders.sentences import (
     split_text,
 )
 from hopgraph.loaders.sentences._split import MAX_SENTENCE_CHARS, clean_sentences
+from tests.unit.chat_fakes import PromptChat
 
-from .fakes import FakeChat, FakeEmbedder
+from .fakes import FakeEmbedder
 
 
 def _vectors(sentences: list[str]) -> dict[int, np.ndarray]:
@@ -97,7 +98,7 @@ def test_llm_structure_uses_valid_reply() -> None:
                                              {"pair": 1, "type": "evaluation"}]})
         return json.dumps({"core": [0, 2], "relations": [{"from": 0, "to": 2, "type": "contrast"}]})
 
-    chat = FakeChat(reply)
+    chat = PromptChat(reply)
     s = llm_structure("Ada", sentences, [True, False, True, False], _vectors(sentences), chat)
     assert s.llm_calls == 2 and s.llm_failures == 0
     assert s.roles == {0: "core", 1: "supplementary", 2: "core", 3: "supplementary"}
@@ -109,7 +110,7 @@ def test_llm_structure_uses_valid_reply() -> None:
 def test_llm_structure_falls_back_on_garbage_and_marks_edges() -> None:
     sentences = ["Ada Lovelace was a mathematician.", "She wrote an algorithm.",
                  "Babbage built the Engine."]
-    chat = FakeChat(lambda user: "I am a small model and I like turtles")
+    chat = PromptChat(lambda user: "I am a small model and I like turtles")
     s = llm_structure("Ada", sentences, [True, False, True], _vectors(sentences), chat)
     assert s.llm_calls == 2 and s.llm_failures == 2
     assert s.edges and {e.method for e in s.edges} == {"heuristic"}
@@ -117,7 +118,7 @@ def test_llm_structure_falls_back_on_garbage_and_marks_edges() -> None:
 
 def test_llm_structure_rejects_unknown_relation_types() -> None:
     sentences = ["Ada Lovelace was a mathematician.", "Babbage built the Engine."]
-    chat = FakeChat(lambda user: json.dumps(
+    chat = PromptChat(lambda user: json.dumps(
         {"core": [0, 1], "relations": [{"from": 0, "to": 1, "type": "friendship"}]}))
     s = llm_structure("Ada", sentences, [True, True], _vectors(sentences), chat)
     nn = [e for e in s.edges if e.kind == "nn"]
