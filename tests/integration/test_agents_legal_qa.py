@@ -136,3 +136,30 @@ def test_cli_ask_states_the_abstention_and_no_abstain_switches_it_off(
     result = CliRunner().invoke(cli, [*base, "--json", "--no-abstain"], env=env)
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["status"] == "retrieval_only"
+
+
+def test_cli_eval_retrieval_scores_systems_and_asks_items_with_their_options(
+        loaded: Neo4jRunner, schema_installed: Server, tmp_path: Path) -> None:
+    """`hopgraph eval retrieval` on the samples: every system scored on the same questions; a
+    multiple-choice stem that names nothing finds its unit through its options."""
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps([
+        {"id": "q01", "question": Q01, "gold": sorted(GOLD_Q01)},
+        {"id": "mcq", "question": "Nội dung nào sau đây đúng?", "gold": sorted(GOLD_Q01),
+         "choices": {"A": "Khám bệnh trái tuyến tại bệnh viện tuyến trung ương được thanh toán "
+                          "chi phí điều trị nội trú theo tỷ lệ",
+                     "B": "Giấy phép lái xe hạng B2 được cấp cho người đủ 16 tuổi"}},
+    ], ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "report.json"
+    result = CliRunner().invoke(cli, [
+        "--uri", schema_installed.uri, "--user", schema_installed.user, "--password",
+        schema_installed.password, "eval", "retrieval", str(questions), "--as-of", "2024-06-01",
+        "--json-out", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    systems = {s["name"]: s for s in report["systems"]}
+    assert set(systems) == {"hopgraph", "flat-hybrid", "bm25-only", "dense-only"}
+    assert report["questions"] == 2 and "| hopgraph |" in result.output
+    per = {q["id"]: q for q in systems["hopgraph"]["per_query"]}
+    assert per["q01"]["Hit@5"] == 1.0, per["q01"]["top"]
+    assert per["mcq"]["Hit@5"] == 1.0, per["mcq"]["top"]
