@@ -99,7 +99,8 @@ def eval_retrieval(ctx: click.Context, questions: Path, k: int, as_of: str | Non
                    md_out: Path | None) -> None:
     """Evaluate legal retrieval on QUESTIONS ([{id, question, gold, choices?}]) against baselines.
 
-    A multiple-choice item (``choices``: {"A": …, …}) is asked with its options.
+    A multiple-choice item (``choices``: {"A": …, …}) is asked with its options. The QA sample
+    file (``loaders/legal/samples/questions.json``, gold as ``gold_unit_ids``) is read as is.
     """
     settings = settings_of(ctx)
     _quiet_driver()

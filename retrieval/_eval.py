@@ -1,7 +1,8 @@
 """Retrieval evaluation, reusable by every pipeline: metrics, question files, reports.
 
 A question file is JSON: ``[{"id": ..., "question": ..., "gold": [unit ids]}]``, with optional
-``"choices": {"A": ..., "B": ...}`` for a multiple-choice item. A *system* is
+``"choices": {"A": ..., "B": ...}`` for a multiple-choice item; the QA sample format
+(``{"questions": [...]}`` with ``gold_unit_ids``) is read too. A *system* is
 any callable ``question -> ranked ids``; :func:`evaluate` runs several systems over the same
 questions in one run and reports Recall@k, Hit@k, MRR and nDCG with per-query latency.
 Predictions finer than the gold (``X:D5.K2`` for gold ``X:D5``, or a version ``X:D5@Y``) count
@@ -18,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import AliasChoices, BaseModel, Field, ValidationError
 
 from hopgraph.errors import RetrievalError
 
@@ -31,7 +32,7 @@ class EvalQuestion(BaseModel):
 
     id: str
     question: str = Field(min_length=1)
-    gold: list[str] = Field(min_length=1)
+    gold: list[str] = Field(min_length=1, validation_alias=AliasChoices("gold", "gold_unit_ids"))
     choices: dict[str, str] = Field(default_factory=dict)
 
     def asked(self) -> str:
@@ -52,6 +53,8 @@ def load_questions(path: Path) -> list[EvalQuestion]:
         rows = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as e:
         raise RetrievalError(f"cannot read question file {path}: {e}") from e
+    if isinstance(rows, dict) and isinstance(rows.get("questions"), list):
+        rows = rows["questions"]  # the QA sample format: {"note": ..., "questions": [...]}
     if not isinstance(rows, list):
         raise RetrievalError(f"{path}: expected a JSON list of questions")
     out = []

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from hopgraph.errors import RetrievalError
+from hopgraph.loaders.legal import SAMPLES_DIR
 from hopgraph.retrieval._eval import (
     evaluate,
     hit_at_k,
@@ -58,6 +59,12 @@ def test_a_multiple_choice_item_is_asked_with_its_options(tmp_path: Path) -> Non
     evaluate({"s": lambda q: seen.append(q) or ["g"]}, load_questions(path), ks=[1])
     assert seen == ["Hành vi nào sau đây bị cấm? A. Trồng cây thuốc lá B. Tàng trữ ma túy",
                     "Đúng hay sai?"]
+
+
+def test_the_shipped_qa_sample_file_is_a_question_file() -> None:
+    qs = load_questions(SAMPLES_DIR / "questions.json")
+    assert len(qs) >= 10 and all(q.gold for q in qs)
+    assert qs[0].id == "q01" and "12/2016/NĐ-MAU:D3.K2" in qs[0].gold
 
 
 def test_choices_must_be_text(tmp_path: Path) -> None:
