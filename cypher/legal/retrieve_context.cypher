@@ -1,4 +1,4 @@
-// purpose: Full legal retrieval in one round trip: seed candidates (dense from the vector index, or exact cosine over the filtered units; lexical from the full-text index over segmented text), filtered by document and as-of date before fusion, fused by per-query min-max linear fusion or reciprocal rank fusion; re-ranked with the question's own document and article mentions, heading phrases and, for a definitional question, the defining unit; the top k traced to the wording in force, with one hop of references and provenance.
+// purpose: Full legal retrieval in one round trip: seed candidates (dense from the vector index, or exact cosine over the filtered units; lexical from the full-text index over segmented text), filtered by document and as-of date before fusion, fused by per-query min-max linear fusion or reciprocal rank fusion; re-ranked with the question's own document and article mentions, heading phrases (a clause or point: the heading of its article) and, for a definitional question, the defining unit; the top k traced to the wording in force, with one hop of references and provenance.
 // mode: read
 // param vector: list<float> -- query embedding (E5 query side)
 // param query: string -- Lucene query over text_segmented (segmented, special characters escaped); ignored when use_sparse is false
@@ -109,16 +109,23 @@ ORDER BY fused DESC, id
 LIMIT $candidates
 MATCH (u:LegalNode {id: id}) WHERE u:LegalUnit
 OPTIONAL MATCH (d:LegalNode {id: u.doc_id}) WHERE d:Document
+// A clause or point has no heading of its own: it stands under the heading of its article and
+// scores by that one (else the article would outrank its own clause on the heading alone).
+CALL (u) {
+  OPTIONAL MATCH (a:Article)-[:CONTAINS*1..3]->(u) WHERE u.heading IS NULL
+  WITH collect(a.heading) AS above
+  RETURN coalesce(u.heading, head(above), '') AS heading
+}
 // Re-rank: the question's own mentions of the candidate's document (number, or title without
 // its year) and article, and how much of the unit's heading the question repeats as a phrase
 // (share of the heading's syllable bigrams; a one-syllable heading: the syllable). Names and
 // headings are folded as the question is: lower case, runs of whitespace as one space.
-WITH id, u, dense, sparse, dense_norm, sparse_norm, fused,
+WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, heading,
   apoc.text.join([w IN apoc.text.split(toLower(coalesce(d.number, '')), '(?U)\\s+') WHERE w <> ''], ' ') AS number,
   apoc.text.replace(
     apoc.text.join([w IN apoc.text.split(toLower(coalesce(d.title, '')), '(?U)\\s+') WHERE w <> ''], ' '),
     ' (?:năm )?[0-9]{4}$', '') AS title_key,
-  [w IN apoc.text.split(toLower(coalesce(u.heading, '')), '[^\\p{L}\\p{N}_]+') WHERE w <> ''] AS syl
+  [w IN apoc.text.split(toLower(heading), '[^\\p{L}\\p{N}_]+') WHERE w <> ''] AS syl
 WITH id, u, dense, sparse, dense_norm, sparse_norm, fused,
   CASE WHEN number <> '' AND number IN $doc_numbers THEN 1.0
     WHEN size(title_key) >= 8 AND $q_fold CONTAINS title_key THEN 1.0
