@@ -11,19 +11,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hopgraph.retrieval._eval import EvalQuestion
+
 CHUNK_WORDS = 200
-
-
-@dataclass(frozen=True)
-class Question:
-    id: str
-    question: str
-    gold: list[str]
-    choices: dict[str, str] = field(default_factory=dict)  # options of a multiple-choice item
 
 
 def doc_id_of(law: str) -> str:
@@ -86,16 +79,19 @@ def read_corpus(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
     return docs, units
 
 
-def read_questions_2023(path: Path) -> list[Question]:
+def read_questions_2023(path: Path) -> list[EvalQuestion]:
+    """train_2023: a multiple-choice item keeps its options (``choices``), asked with the stem."""
     rows = json.loads(path.read_text(encoding="utf-8"))
-    return [Question(r["question_id"], r["text"],
-                     [article_id(a["law_id"], a["article_id"]) for a in r["relevant_articles"]],
-                     dict(r.get("choices") or {}))
+    return [EvalQuestion(id=r["question_id"], question=r["text"],
+                         gold=[article_id(a["law_id"], a["article_id"])
+                               for a in r["relevant_articles"]],
+                         choices=dict(r.get("choices") or {}))
             for r in rows]
 
 
-def read_questions_102023(path: Path) -> list[Question]:
+def read_questions_102023(path: Path) -> list[EvalQuestion]:
     rows = json.loads(path.read_text(encoding="utf-8"))
-    return [Question(r["example_id"], r["statement"],
-                     [article_id(a["law_id"], a["article_id"]) for a in r["legal_passages"]])
+    return [EvalQuestion(id=r["example_id"], question=r["statement"],
+                         gold=[article_id(a["law_id"], a["article_id"])
+                               for a in r["legal_passages"]])
             for r in rows]

@@ -44,7 +44,6 @@ from hopgraph.retrieval._legal_query import segment
 from hopgraph.retrieval._legal_types import DEFAULT_LAMBDA
 from hopgraph.settings import default_home
 from tests.benchmarks._alqac_corpus import (
-    Question,
     read_corpus,
     read_questions_2023,
     read_questions_102023,
@@ -79,7 +78,7 @@ SETS = {
 }
 
 
-def read_questions(qset: QuestionSet) -> list[Question]:
+def read_questions(qset: QuestionSet) -> list[EvalQuestion]:
     path = DATA / qset.questions
     return read_questions_2023(path) if qset.name == "2023" else read_questions_102023(path)
 
@@ -93,9 +92,7 @@ def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder) -> tup
         docs = [d for d in docs if d["id"] in gold_laws]
         units = [u for u in units if u["doc_id"] in gold_laws]
     doc_ids = {d["id"] for d in docs}
-    qs = [EvalQuestion(id=q.id, question=q.question, gold=q.gold, choices=q.choices)
-          for q in questions
-          if all(g.split(":")[0] in doc_ids for g in q.gold)]
+    qs = [q for q in questions if all(g.split(":")[0] in doc_ids for g in q.gold)]
     if limit:
         qs = qs[:limit]
     t0 = time.perf_counter()
@@ -178,12 +175,13 @@ def measure_latency(runner: Neo4jRunner, retriever: LegalRetriever, embedder: Em
     db_ms: list[float] = []
     trips: set[int] = set()
     for q in qs[:LATENCY_QUESTIONS]:
-        vec = embedder.embed_query(q.asked())
+        text = q.asked()
+        vec = embedder.embed_query(text)
         t = time.perf_counter()
         runner.read("legal/search_units_vector", vector=vec, k=10)
         vec_ms.append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
-        ctx = retriever.retrieve(q.asked(), k=10, as_of=as_of)
+        ctx = retriever.retrieve(text, k=10, as_of=as_of)
         full_ms.append((time.perf_counter() - t) * 1000)
         db_ms.append(ctx.db_ms)
         trips.add(ctx.round_trips)
