@@ -4,6 +4,12 @@ Any OpenAI-compatible endpoint works (OpenAI, vLLM, Ollama, llama.cpp / xllamacp
 ``hopgraph llm serve`` starts a local one. Only rate limits, timeouts and connection errors are
 retried, with bounded backoff; a bad request is never retried. Every call reports its tokens and
 latency so that agents can account for them.
+
+Structured output: a caller that knows the reply's shape passes its JSON Schema and the request
+carries OpenAI's ``response_format={"type": "json_schema", ...}`` (llama.cpp's server compiles it
+into a grammar, so even a 135M model answers with the right keys and types). An endpoint that
+refuses the schema gets the same request once more in plain JSON mode; when that one succeeds the
+adapter keeps to JSON mode from then on and records why in ``structured_fallback``.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -20,6 +26,8 @@ from hopgraph.settings import LLMSettings
 
 Message = dict[str, str]
 DEFAULT_MAX_TOKENS = 512
+DEFAULT_SCHEMA_NAME = "reply"
+_SCHEMA_NAME_BAD = re.compile(r"[^a-zA-Z0-9_-]+")
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 
@@ -88,8 +96,18 @@ class ChatModel(Protocol):
         max_tokens: int = DEFAULT_MAX_TOKENS,
         temperature: float = 0.0,
         json_mode: bool = False,
+        schema: Mapping[str, Any] | None = None,
     ) -> ChatResult:
         """Return the assistant's reply.
+
+        Args:
+            messages: the chat so far (``role`` and ``content``).
+            max_tokens: completion budget; a JSON reply cut by it does not parse.
+            temperature: sampling temperature.
+            json_mode: ask for a JSON object.
+            schema: the JSON Schema the reply must follow (e.g. a pydantic model's
+                ``model_json_schema()``); implies JSON. Endpoints without structured output may
+                ignore it, so callers still validate the reply.
 
         Raises:
             LLMError: the endpoint failed after bounded retries, or refused the request.
@@ -119,6 +137,9 @@ class OpenAIChatModel:
         self._max_retries = max_retries
         self.usage = Usage()
         """Totals over every call this adapter made (retries count as failures)."""
+        self.structured_fallback: str | None = None
+        """Why the endpoint's refusal of a JSON Schema made this adapter send plain JSON mode
+        instead (``None`` while schemas are sent)."""
 
     @property
     def model(self) -> str:
@@ -141,24 +162,49 @@ class OpenAIChatModel:
         max_tokens: int = DEFAULT_MAX_TOKENS,
         temperature: float = 0.0,
         json_mode: bool = False,
+        schema: Mapping[str, Any] | None = None,
     ) -> ChatResult:
         import openai
 
-        extra: dict[str, Any] = {}
-        if json_mode:
-            extra["response_format"] = {"type": "json_object"}
-        attempt = 0
         first_start = time.perf_counter()
+        request: dict[str, Any] = {
+            "model": self._model, "messages": list(messages), "max_tokens": max_tokens,
+            "temperature": temperature,
+        }
+        refusal: openai.BadRequestError | None = None
+        if schema is not None and self.structured_fallback is None:
+            try:
+                return self._create(
+                    {**request, "response_format": _schema_format(schema)}, first_start)
+            except openai.BadRequestError as e:
+                # Endpoints word this differently (llama.cpp names the schema construct it cannot
+                # compile, others the field): the JSON-mode request below tells whether the
+                # schema was the problem, without reading the message.
+                refusal = e
+        if schema is not None or json_mode:
+            request["response_format"] = {"type": "json_object"}
+        try:
+            result = self._create(request, first_start)
+        except openai.BadRequestError as e:
+            raise LLMError(f"LLM endpoint refused the request: {e}") from e
+        if refusal is not None:
+            self.structured_fallback = f"JSON Schema refused, JSON mode accepted: {refusal}"
+        return result
+
+    def _create(self, request: dict[str, Any], first_start: float) -> ChatResult:
+        """One completion with bounded retries of transient errors.
+
+        Raises:
+            openai.BadRequestError: the endpoint refused the request (for the caller to judge).
+            LLMError: any other failure.
+        """
+        import openai
+
+        attempt = 0
         while True:
             started = time.perf_counter()
             try:
-                response = self._client.chat.completions.create(
-                    model=self._model,
-                    messages=list(messages),  # type: ignore[arg-type]
-                    max_tokens=max_tokens,
-                    temperature=temperature,
-                    **extra,
-                )
+                response = self._client.chat.completions.create(**request)
             except (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError) as e:
                 attempt += 1
                 self.usage.add_failure(time.perf_counter() - started)
@@ -166,13 +212,16 @@ class OpenAIChatModel:
                     raise LLMError(f"LLM endpoint failed after {attempt} tries: {e}") from e
                 time.sleep(min(8.0, 0.5 * 2**attempt))
                 continue
+            except openai.BadRequestError:
+                self.usage.add_failure(time.perf_counter() - started)
+                raise
             except openai.APIError as e:
                 self.usage.add_failure(time.perf_counter() - started)
                 raise LLMError(f"LLM endpoint refused the request: {e}") from e
             choice = response.choices[0] if response.choices else None
             text = (choice.message.content or "") if choice is not None else ""
             usage = response.usage
-            # Latency covers retries and back-off: it is what the caller waited.
+            # Latency covers retries, back-off and a refused schema: it is what the caller waited.
             result = ChatResult(
                 text=text,
                 prompt_tokens=usage.prompt_tokens if usage else 0,
@@ -182,6 +231,14 @@ class OpenAIChatModel:
             )
             self.usage.add(result)
             return result
+
+
+def _schema_format(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """OpenAI's structured-output ``response_format`` for ``schema`` (named after its title)."""
+    title = schema.get("title")
+    name = _SCHEMA_NAME_BAD.sub("_", title)[:64] if isinstance(title, str) else ""
+    return {"type": "json_schema",
+            "json_schema": {"name": name or DEFAULT_SCHEMA_NAME, "schema": dict(schema)}}
 
 
 def chat_model_from(llm: LLMSettings) -> OpenAIChatModel | None:

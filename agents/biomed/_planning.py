@@ -79,7 +79,8 @@ def classify(question: str, llm: ChatModel | None,
     if llm is not None:
         try:
             reply = llm.complete([{"role": "user", "content": _prompts.CLASSIFY.format(question=question)}],
-                                 max_tokens=_CLASSIFY_TOKENS, json_mode=True)
+                                 max_tokens=_CLASSIFY_TOKENS, json_mode=True,
+                                 schema=_prompts.CLASSIFY_REPLY)
             data = parse_json_reply(reply.text)
             value = str(data.get("category", "")).upper().replace("/", "_") if isinstance(data, dict) else ""
             return Typed(Domain(value), "llm")
@@ -105,7 +106,8 @@ def decompose(question: str, llm: ChatModel | None) -> Plan:
     if llm is not None:
         try:
             reply = llm.complete([{"role": "user", "content": _prompts.DECOMPOSE.format(question=question)}],
-                                 max_tokens=_REASON_TOKENS, json_mode=True)
+                                 max_tokens=_REASON_TOKENS, json_mode=True,
+                                 schema=_prompts.DECOMPOSE_REPLY)
             data = parse_json_reply(reply.text)
             hops = data.get("hops") if isinstance(data, dict) else data
             if isinstance(hops, list):

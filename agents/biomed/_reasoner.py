@@ -252,12 +252,14 @@ class Regram:
                          label, self._llm.model if self._llm is not None else None,
                          time.perf_counter() - started)
 
-    def _complete(self, prompt: str, max_tokens: int, json_mode: bool = False) -> str | None:
+    def _complete(self, prompt: str, max_tokens: int,
+                  schema: dict[str, Any] | None = None) -> str | None:
         if self._llm is None:
             return None
         try:
             return self._llm.complete([{"role": "user", "content": prompt}],
-                                      max_tokens=max_tokens, json_mode=json_mode).text.strip()
+                                      max_tokens=max_tokens, json_mode=schema is not None,
+                                      schema=schema).text.strip()
         except LLMError:
             return None
 
@@ -273,7 +275,8 @@ class Regram:
             reply = self._complete(_prompts.HYPOTHESES.format(
                 question=q, facts=_facts(region),
                 entities=", ".join(sorted({t.head for t in region.triplets} | {t.tail for t in region.triplets})),
-                relations=", ".join(sorted(region.relations))), _HOP_TOKENS, json_mode=True)
+                relations=", ".join(sorted(region.relations))), _HOP_TOKENS,
+                schema=_prompts.HYPOTHESES_REPLY)
             hyps: list[Hypothesis] = []
             if reply:
                 try:
@@ -341,7 +344,7 @@ class Regram:
                 options="\n".join(f"{k}: {v}" for k, v in opts.items()))
         reply = self._complete(_prompts.FINAL.format(question=question, evidence=evidence,
                                                      options=options_block), _FINAL_TOKENS,
-                               json_mode=bool(opts))
+                               schema=_prompts.final_mcq_reply(opts) if opts else None)
         if reply is not None and opts:
             try:
                 data = parse_json_reply(reply)

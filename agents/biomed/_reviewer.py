@@ -116,7 +116,8 @@ class LLMVerifier:
             return 0.0, problem
         try:
             reply = self._llm.complete([{"role": "user", "content": _prompts.VERIFY.format(
-                triplet=hypothesis.text(), question=question)}], max_tokens=64, json_mode=True)
+                triplet=hypothesis.text(), question=question)}], max_tokens=64, json_mode=True,
+                schema=_prompts.VERIFY_REPLY)
             data = parse_json_reply(reply.text)
         except LLMError as e:
             return 0.0, f"verifier reply unusable: {e}"
@@ -178,7 +179,8 @@ class Reviewer:
                 reply = self._llm.complete([{"role": "user", "content": _prompts.REVISE.format(
                     relations=", ".join(sorted(region.relations)),
                     entities=", ".join(sorted({t.head for t in region.triplets} | {t.tail for t in region.triplets})),
-                    triplet=h.text(), question=question)}], max_tokens=256, json_mode=True)
+                    triplet=h.text(), question=question)}], max_tokens=256, json_mode=True,
+                    schema=_prompts.REVISE_REPLY)
                 revised = parse_triplets(parse_json_reply(reply.text), "revised_triplets")
                 if revised:
                     return revised

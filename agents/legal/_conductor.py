@@ -309,7 +309,8 @@ class LegalQA:
         for _attempt in range(WRITER_ATTEMPTS):
             try:
                 result = self.chat.complete(messages, max_tokens=self.options.writer_tokens,
-                                            json_mode=True)
+                                            json_mode=True,
+                                            schema=_DraftReply.model_json_schema())
             except LLMError as e:
                 usage.add_failure()
                 failure = f"LLM unavailable: {e}"

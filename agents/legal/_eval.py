@@ -99,7 +99,8 @@ def judge(chat: ChatModel, question: QAQuestion, answer: Answer) -> int | None:
          f"{question.answer}\nAnswer: {answer.text[:1500]}"},
     ]
     try:
-        result = chat.complete(messages, max_tokens=16, json_mode=True)
+        result = chat.complete(messages, max_tokens=16, json_mode=True,
+                               schema=_Judge.model_json_schema())
         return _Judge.model_validate(parse_json_reply(result.text)).score
     except (LLMError, ValidationError):
         return None

@@ -147,7 +147,8 @@ class Interpreter:
         ]
         for attempt in range(LLM_ATTEMPTS):
             try:
-                result = self.chat.complete(messages, max_tokens=160, json_mode=True)
+                result = self.chat.complete(messages, max_tokens=160, json_mode=True,
+                                            schema=_RouteReply.model_json_schema())
             except LLMError as e:
                 usage.add_failure()
                 notes.append(f"LLM routing failed ({e}); rules kept")

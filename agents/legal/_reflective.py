@@ -142,7 +142,8 @@ class ReflectiveLoop:
             {"role": "user", "content": f"Question: {question}\n<text>\n{item.text[:700]}\n</text>"},
         ]
         try:
-            result = self.chat.complete(messages, max_tokens=16, json_mode=True)
+            result = self.chat.complete(messages, max_tokens=16, json_mode=True,
+                                        schema=_Grade.model_json_schema())
         except LLMError:
             usage.add_failure()
             return None
@@ -182,7 +183,8 @@ class ReflectiveLoop:
             {"role": "user", "content": f"Question: {question}"},
         ]
         try:
-            result = self.chat.complete(messages, max_tokens=64, json_mode=True)
+            result = self.chat.complete(messages, max_tokens=64, json_mode=True,
+                                        schema=_Rewrite.model_json_schema())
         except LLMError:
             usage.add_failure()
             return None

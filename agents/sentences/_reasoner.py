@@ -204,6 +204,7 @@ class SentenceReasoner:
                     [{"role": "system", "content": REFINE_SYSTEM},
                      {"role": "user", "content": REFINE_USER.format(question=question, numbered=numbered)}],
                     max_tokens=128, temperature=0.0, json_mode=True,
+                    schema=_RefineReply.model_json_schema(),
                 )
                 result.prompt_tokens += reply.prompt_tokens
                 result.completion_tokens += reply.completion_tokens

@@ -69,20 +69,26 @@ class FakeRetriever:
 
 
 class FakeChat:
-    """A ChatModel whose replies are scripted: strings, exceptions, or a function of messages."""
+    """A ChatModel whose replies are scripted: strings, exceptions, or a function of messages.
+
+    Records every prompt and the JSON Schema sent with it (``None`` when none).
+    """
 
     def __init__(self, replies: Sequence[str | Exception | Callable[[list[dict[str, str]]], str]]
                  ) -> None:
         self.replies = list(replies)
         self.prompts: list[list[dict[str, str]]] = []
+        self.schemas: list[Mapping[str, Any] | None] = []
 
     @property
     def model(self) -> str:
         return "fake"
 
     def complete(self, messages: Sequence[dict[str, str]], *, max_tokens: int = 512,
-                 temperature: float = 0.0, json_mode: bool = False) -> ChatResult:
+                 temperature: float = 0.0, json_mode: bool = False,
+                 schema: Mapping[str, Any] | None = None) -> ChatResult:
         self.prompts.append(list(messages))
+        self.schemas.append(schema)
         reply = self.replies.pop(0) if len(self.replies) > 1 else self.replies[0]
         if isinstance(reply, Exception):
             raise reply

@@ -9,11 +9,14 @@ import pytest
 from hopgraph.agents.legal import LegalQA
 from hopgraph.agents.legal._eval import (
     QAQuestion,
+    _Judge,
     citation_scores,
+    judge,
     render_markdown,
     run_ablations,
     token_f1,
 )
+from hopgraph.agents.legal._types import Answer
 from tests.unit.agents.fakes import NEW, OLD, FakeChat, FakeRetriever
 
 
@@ -61,3 +64,14 @@ def test_run_ablations_reports_each_question_and_can_skip_retrieval_only_rows() 
     assert [(row, rec["id"]) for row, rec in seen] == [("no_auditor", "q"), ("no_auditor", "u")]
     assert [rec for _, rec in seen] == rows[0].per_question
     assert "citation_r" in seen[0][1] and isinstance(seen[0][1]["per_agent"], dict)
+
+
+def test_judge_sends_its_reply_schema_and_still_validates_the_reply() -> None:
+    question = QAQuestion(id="q", question="Mức thanh toán?", answer="70% chi phí")
+    answer = Answer(question="Mức thanh toán?", text="70% chi phí điều trị", status="answered",
+                    mode="llm", as_of=None, claims=[], citations=[], route=[], steps=[])
+    chat = FakeChat(['{"score": 4}', '{"score": 9}'])
+    assert judge(chat, question, answer) == 4
+    assert judge(chat, question, answer) is None  # out of range: an endpoint may ignore schemas
+    assert chat.schemas == [_Judge.model_json_schema()] * 2
+    assert chat.schemas[0] is not None and chat.schemas[0]["required"] == ["score"]

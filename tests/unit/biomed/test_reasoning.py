@@ -89,6 +89,15 @@ def test_llm_typing_and_bad_json_fallback() -> None:
     assert decompose("q", hops).hops == ("a?", "b?", "c?")
 
 
+def test_typing_and_decomposition_send_the_reply_schemas() -> None:
+    chat = PromptChat(lambda p: '{"category": "GENE_PROTEIN", "hops": ["a?"]}')
+    classify("q", chat)
+    decompose("q", chat)
+    category, hops = chat.schemas
+    assert category is not None and category["properties"]["category"]["enum"] == list(Domain)
+    assert hops is not None and hops["properties"]["hops"]["maxItems"] == 3
+
+
 def test_mentions_skip_stop_words() -> None:
     ms = mentions_of("Which drug treats atrial fibrillation?")
     assert "atrial fibrillation" in ms and "Which" not in ms and "treats atrial fibrillation" in ms
