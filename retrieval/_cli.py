@@ -86,7 +86,8 @@ def retrieve(ctx: click.Context, question: str, k: int, as_of: str | None,
 @click.command(name="retrieval")
 @click.argument("questions", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--k", "k", default=10, show_default=True, type=click.IntRange(1, 100))
-@click.option("--as-of", "as_of", default=None, help="Validity date YYYY-MM-DD (default today).")
+@click.option("--as-of", "as_of", default=None,
+              help="Validity date YYYY-MM-DD of questions without their own as_of (default today).")
 @click.option("--granularity", type=click.Choice(["unit", "article"]), default="unit",
               show_default=True)
 @click.option("--lam", default=0.5, show_default=True, type=click.FloatRange(0.0, 1.0))
@@ -97,10 +98,13 @@ def retrieve(ctx: click.Context, question: str, k: int, as_of: str | None,
 def eval_retrieval(ctx: click.Context, questions: Path, k: int, as_of: str | None,
                    granularity: str, lam: float, baselines: bool, json_out: Path | None,
                    md_out: Path | None) -> None:
-    """Evaluate legal retrieval on QUESTIONS ([{id, question, gold, choices?}]) against baselines.
+    """Evaluate legal retrieval on QUESTIONS ([{id, question, gold, choices?, as_of?}]) against
+    baselines.
 
-    A multiple-choice item (``choices``: {"A": …, …}) is asked with its options. The QA sample
-    file (``loaders/legal/samples/questions.json``, gold as ``gold_unit_ids``) is read as is.
+    A multiple-choice item (``choices``: {"A": …, …}) is asked with its options. A question's
+    ``as_of`` (YYYY-MM-DD) is the date every system retrieves it at; ``--as-of`` applies to the
+    others. The QA sample file (``loaders/legal/samples/questions.json``, gold as
+    ``gold_unit_ids``, a date per question) is read as is.
     """
     settings = settings_of(ctx)
     _quiet_driver()

@@ -1,10 +1,14 @@
 """Retrieval evaluation, reusable by every pipeline: metrics, question files, reports.
 
 A question file is JSON: ``[{"id": ..., "question": ..., "gold": [unit ids]}]``, with optional
-``"choices": {"A": ..., "B": ...}`` for a multiple-choice item; the QA sample format
-(``{"questions": [...]}`` with ``gold_unit_ids``) is read too. A *system* is
-any callable ``question -> ranked ids``; :func:`evaluate` runs several systems over the same
-questions in one run and reports Recall@k, Hit@k, MRR and nDCG with per-query latency.
+``"choices": {"A": ..., "B": ...}`` for a multiple-choice item and an optional
+``"as_of": "YYYY-MM-DD"``, the date the question is asked at (a legal system retrieves the
+wording in force that day; without it, the date the caller gives every question applies, for
+``hopgraph eval retrieval`` its ``--as-of``, today by default); the QA sample format
+(``{"questions": [...]}`` with ``gold_unit_ids``) is read too. A *system* is any callable
+``(asked text, the question's as_of or None) -> ranked ids``; :func:`evaluate` runs several
+systems over the same questions in one run and reports Recall@k, Hit@k, MRR and nDCG with
+per-query latency.
 Predictions finer than the gold (``X:D5.K2`` for gold ``X:D5``, or a version ``X:D5@Y``) count
 as the gold unit: :func:`project_ranking` maps them and drops duplicates.
 """
@@ -13,18 +17,23 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from datetime import date
 from pathlib import Path
 
-from pydantic import AliasChoices, BaseModel, Field, ValidationError
+from pydantic import AliasChoices, BaseModel, Field, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 
 from hopgraph.errors import RetrievalError
 
 DEFAULT_KS = (1, 3, 5, 10)
-System = Callable[[str], list[str]]
+# (asked text, the question's own date or None) -> ranked ids; None: the system's default date.
+System = Callable[[str, date | None], list[str]]
+ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 class EvalQuestion(BaseModel):
@@ -34,6 +43,21 @@ class EvalQuestion(BaseModel):
     question: str = Field(min_length=1)
     gold: list[str] = Field(min_length=1, validation_alias=AliasChoices("gold", "gold_unit_ids"))
     choices: dict[str, str] = Field(default_factory=dict)
+    as_of: date | None = None
+
+    @field_validator("as_of", mode="before")
+    @classmethod
+    def _iso_date(cls, value: object) -> object:
+        # Only the documented form: pydantic alone would also take a number (as a Unix time).
+        if value is None or isinstance(value, date):
+            return value
+        if isinstance(value, str) and ISO_DATE.fullmatch(value.strip()):
+            try:
+                return date.fromisoformat(value.strip())
+            except ValueError:
+                pass
+        raise PydanticCustomError("iso_date", "as_of must be a date YYYY-MM-DD, got {value}",
+                                  {"value": repr(value)})
 
     def asked(self) -> str:
         """The text every system is given: the question, then its options (``A. … B. …``, in
@@ -166,15 +190,19 @@ def evaluate(
     progress: Callable[[str, int], None] | None = None,
 ) -> EvalReport:
     """Run every system on every question (systems interleaved per question, so load drifts
-    affect all alike) and compute the metrics."""
+    affect all alike) and compute the metrics. Each system gets the asked text and the
+    question's own ``as_of`` (``None`` when it has none); a per-query row names a date the
+    question has."""
     per: dict[str, list[dict[str, object]]] = {name: [] for name in systems}
     for qi, q in enumerate(questions):
         for name, system in systems.items():
             t0 = time.perf_counter()
-            ranked = system(q.asked())
+            ranked = system(q.asked(), q.as_of)
             ms = (time.perf_counter() - t0) * 1000.0
             proj = project_ranking(ranked, q.gold)
             row: dict[str, object] = {"id": q.id, "latency_ms": round(ms, 3), "top": proj[:10]}
+            if q.as_of is not None:
+                row["as_of"] = q.as_of.isoformat()
             for k in ks:
                 row[f"Hit@{k}"] = hit_at_k(proj, q.gold, k)
                 row[f"Recall@{k}"] = recall_at_k(proj, q.gold, k)

@@ -15,12 +15,15 @@ from hopgraph.retrieval._legal_types import RetrievalConfig
 def legal_systems(
     retriever: LegalRetriever, *, k: int = 10, as_of: date | None = None, baselines: bool = True
 ) -> dict[str, System]:
-    """Return ``{name: question -> ranked unit ids}`` for hopgraph and (optionally) baselines."""
+    """Return ``{name: (question, its as_of) -> ranked unit ids}`` for hopgraph and (optionally)
+    the baselines: each retrieves at the question's own date, or at ``as_of`` (today when
+    ``None``) for a question without one."""
     base = retriever.config
 
     def system(cfg: RetrievalConfig) -> System:
-        def run(question: str) -> list[str]:
-            return retriever.retrieve(question, k=k, as_of=as_of, config=cfg).ranked_unit_ids()
+        def run(question: str, question_as_of: date | None) -> list[str]:
+            day = question_as_of or as_of
+            return retriever.retrieve(question, k=k, as_of=day, config=cfg).ranked_unit_ids()
 
         return run
 

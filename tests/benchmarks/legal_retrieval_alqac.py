@@ -137,7 +137,7 @@ def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder) -> tup
         systems[ABLATION] = _system(retriever, replace(cfg, rerank=False, propagate=False), as_of)
         for q in qs[:3]:  # warm-up: query plans, pyvi model, embedder
             for s in systems.values():
-                s(q.asked())
+                s(q.asked(), q.as_of)
         load_before = os.getloadavg()
         report = evaluate(systems, qs, ks=[1, 3, 5, 10])
         load_after = os.getloadavg()
@@ -161,8 +161,9 @@ def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder) -> tup
 
 
 def _system(retriever: LegalRetriever, cfg: RetrievalConfig, as_of: date) -> System:
-    def run(question: str) -> list[str]:
-        return retriever.retrieve(question, k=10, as_of=as_of, config=cfg).ranked_unit_ids()
+    def run(question: str, question_as_of: date | None) -> list[str]:
+        day = question_as_of or as_of
+        return retriever.retrieve(question, k=10, as_of=day, config=cfg).ranked_unit_ids()
 
     return run
 

@@ -163,3 +163,45 @@ def test_cli_eval_retrieval_scores_systems_and_asks_items_with_their_options(
     per = {q["id"]: q for q in systems["hopgraph"]["per_query"]}
     assert per["q01"]["Hit@5"] == 1.0, per["q01"]["top"]
     assert per["mcq"]["Hit@5"] == 1.0, per["mcq"]["top"]
+
+
+# Điều 8a of 12/2016/NĐ-MAU was inserted by 30/2020/NĐ-MAU (issued 20/05/2020, in force from
+# 01/07/2020): before that day its clause is no candidate, whatever the system.
+Q10 = "Cơ sở khám bệnh phải gửi dữ liệu giám định điện tử trong thời hạn nào?"
+GOLD_Q10 = "12/2016/NĐ-MAU:D8a.K2"
+
+
+def test_cli_eval_retrieval_asks_each_question_at_its_own_date(
+        loaded: Neo4jRunner, schema_installed: Server, tmp_path: Path) -> None:
+    """A question's own ``as_of`` reaches hopgraph and every baseline: the clause inserted by an
+    amendment is found from its effective date on, not the day before; a question without a date
+    is asked at ``--as-of``."""
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps([
+        {"id": "undated", "question": Q10, "gold": [GOLD_Q10]},
+        {"id": "day-before", "question": Q10, "gold": [GOLD_Q10], "as_of": "2020-06-30"},
+        {"id": "in-force", "question": Q10, "gold": [GOLD_Q10], "as_of": "2020-07-01"},
+        {"id": "later", "question": Q10, "gold": [GOLD_Q10], "as_of": "2024-06-01"},
+    ], ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "report.json"
+    result = CliRunner().invoke(cli, [
+        "--uri", schema_installed.uri, "--user", schema_installed.user, "--password",
+        schema_installed.password, "eval", "retrieval", str(questions), "--as-of", "2019-06-01",
+        "--json-out", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["questions"] == 4
+    assert {s["name"] for s in report["systems"]} == {
+        "hopgraph", "flat-hybrid", "bm25-only", "dense-only"}
+    for system in report["systems"]:
+        name, per = system["name"], {q["id"]: q for q in system["per_query"]}
+        for qid in ("undated", "day-before"):
+            assert per[qid]["Hit@10"] == 0.0, (name, qid, per[qid]["top"])
+            assert not [u for u in per[qid]["top"] if u.startswith("12/2016/NĐ-MAU:D8a")], (
+                name, qid, per[qid]["top"])
+        for qid in ("in-force", "later"):
+            assert per[qid]["Hit@5"] == 1.0, (name, qid, per[qid]["top"])
+        assert "as_of" not in per["undated"] and per["in-force"]["as_of"] == "2020-07-01"
+    hopgraph = {q["id"]: q for q in report["systems"][0]["per_query"]}
+    assert report["systems"][0]["name"] == "hopgraph"
+    assert hopgraph["in-force"]["top"][0] == hopgraph["later"]["top"][0] == GOLD_Q10

@@ -28,3 +28,12 @@ def test_eval_retrieval_bad_question_file(tmp_path: Path) -> None:
     path.write_text(json.dumps([{"id": "1", "question": "x"}]), encoding="utf-8")
     result = CliRunner().invoke(cli, ["--uri", "bolt://127.0.0.1:1", "eval", "retrieval", str(path)])
     assert result.exit_code == 1 and "question #0 is malformed" in result.output
+
+
+def test_eval_retrieval_bad_question_date(tmp_path: Path) -> None:
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps([{"id": "1", "question": "x", "gold": ["g"],
+                                 "as_of": "01/06/2019"}]), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--uri", "bolt://127.0.0.1:1", "eval", "retrieval", str(path)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{path}: question #0 is malformed: as_of must be a date YYYY-MM-DD" in result.output

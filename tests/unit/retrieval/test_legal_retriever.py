@@ -3,8 +3,10 @@ cleaning (no database; the re-rank itself runs in Cypher: test_retrieval_legal_r
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -12,6 +14,7 @@ import pytest
 from hopgraph.cypher import load_registry
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
+from hopgraph.retrieval._eval import evaluate, load_questions
 from hopgraph.retrieval._legal import phrase_grams
 from hopgraph.retrieval._legal_eval import legal_systems
 from hopgraph.retrieval._legal_query import definition_subject, fold, prepare_question
@@ -177,10 +180,30 @@ def test_hopgraph_searches_content_words_and_flat_baselines_the_whole_question()
     retriever = LegalRetriever(runner, HashEmbedder(), config=RetrievalConfig(propagate=False))
     systems = legal_systems(retriever, k=3, as_of=date(2023, 1, 1))
     question = "Thời hạn tạm trú tối đa là 02 năm, đúng hay sai?"
-    systems["hopgraph"](question)
-    systems["flat-hybrid"](question)
+    systems["hopgraph"](question, None)
+    systems["flat-hybrid"](question, None)
     searches = [p["query"] for k, p in runner.calls if k == "legal/retrieve_context"]
     assert "sai" not in searches[0].split() and "sai" in searches[1].split()
+
+
+def test_every_legal_system_retrieves_at_the_questions_own_date(tmp_path: Path) -> None:
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps([
+        {"id": "dated", "question": "mức hưởng", "gold": ["A:D5.K2"], "as_of": "2016-03-01"},
+        {"id": "undated", "question": "mức hưởng", "gold": ["A:D5.K2"]},
+    ]), encoding="utf-8")
+    runner = FakeRunner(_answers())
+    retriever = LegalRetriever(runner, HashEmbedder(), today=lambda: date(2030, 1, 1))
+    systems = legal_systems(retriever, k=3, as_of=date(2023, 1, 1))
+    report = evaluate(systems, load_questions(path), ks=[1])
+    days = [p["as_of"] for k, p in runner.calls if k == "legal/retrieve_context"]
+    # questions outer, systems inner: the dated question first, once per system
+    assert days == [date(2016, 3, 1)] * 4 + [date(2023, 1, 1)] * 4
+    assert all(s.metrics["Hit@1"] == 1.0 for s in report.systems)
+    # without a command date, an undated question is retrieved at the retriever's today
+    runner.calls.clear()
+    legal_systems(retriever, k=3)["bm25-only"]("mức hưởng", None)
+    assert runner.calls[0][1]["as_of"] == date(2030, 1, 1)
 
 
 @pytest.mark.parametrize("kwargs", [{"k": 0}, {"k": 101}, {"as_of": "2020-02-30"},
