@@ -15,6 +15,7 @@ from datetime import date
 from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
+from pydantic.json_schema import JsonDict
 
 from hopgraph.agents._llm import ChatModel, Usage, parse_json_reply
 from hopgraph.agents.legal._parsing import (
@@ -30,6 +31,7 @@ from hopgraph.errors import LLMError
 from hopgraph.retrieval import RetrievalFilters
 
 MAX_SUB_QUESTIONS = 3
+MAX_LLM_DOCUMENTS = 5
 LLM_ATTEMPTS = 2
 _CHITCHAT = tuple(fold(w) for w in (
     "xin chào", "chào bạn", "chào em", "chào anh", "chào chị", "cảm ơn", "cám ơn", "tạm biệt",
@@ -59,12 +61,21 @@ _SYSTEM = (
 )
 
 
+def _bounded_strings(items: int, chars: int) -> JsonDict:
+    return {"maxItems": items, "items": {"type": "string", "maxLength": chars}}
+
+
 class _RouteReply(BaseModel):
     """The LLM's routing reply (trust boundary)."""
 
+    # The list bounds are in the JSON Schema only: under a grammar a small model cannot repeat
+    # one item until the token budget runs out, and a longer reply from an endpoint that ignores
+    # the schema still validates (the items past the bounds are not used).
     intent: Literal["regulatory", "chitchat", "out_of_scope"]
-    documents: list[str] = Field(default_factory=list)
-    sub_questions: list[str] = Field(default_factory=list)
+    documents: list[str] = Field(default_factory=list,
+                                 json_schema_extra=_bounded_strings(MAX_LLM_DOCUMENTS, 30))
+    sub_questions: list[str] = Field(default_factory=list,
+                                     json_schema_extra=_bounded_strings(MAX_SUB_QUESTIONS, 200))
 
 
 def _has_cue(folded: str, cues: tuple[str, ...]) -> bool:
@@ -168,7 +179,7 @@ class Interpreter:
         known = {r.number for r in refs}
         digits_in_question = set(re.findall(r"\d+", question))
         out = list(refs)
-        for raw in proposed[:5]:
+        for raw in proposed[:MAX_LLM_DOCUMENTS]:
             if not isinstance(raw, str) or not DOC_NUMBER_RE.fullmatch(raw.strip()):
                 continue
             number = normalise_doc_number(raw)

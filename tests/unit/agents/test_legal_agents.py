@@ -55,6 +55,18 @@ def test_interpreter_keeps_rules_when_llm_returns_junk_or_is_down() -> None:
         assert step.llm_calls >= 1
 
 
+def test_interpreter_sends_a_routing_schema_whose_bounds_do_not_reject_longer_replies() -> None:
+    chat = FakeChat(['{"intent": "chitchat", "documents": [], "sub_questions": '
+                     '["a b c d", "e f g h", "i j k l", "m n o p"]}'])
+    reading, _ = Interpreter(chat, today=TODAY).interpret("Ông A làm vậy có sao không?")
+    assert reading.intent == "chitchat"  # four parts validate; more than three are not used
+    assert reading.sub_questions == ["Ông A làm vậy có sao không?"]
+    schema = chat.schemas[0]
+    assert schema is not None and schema["required"] == ["intent"]
+    assert schema["properties"]["sub_questions"]["maxItems"] == 3
+    assert schema["properties"]["documents"]["items"]["maxLength"] == 30
+
+
 # -- Auditor ----------------------------------------------------------------------------------
 
 def test_auditor_supports_grounded_sentence() -> None:
