@@ -52,9 +52,6 @@ DENSE_POOL_FACTOR_ARTICLE = 2
 QUERY_VECTOR_CACHE = 256
 W_DOC_MENTION = 0.15
 W_ARTICLE_MENTION = 0.3
-# Re-rank weights and fusion, tuned on ALQAC train_2023 only (train_102023 is held out); see
-# tests/benchmarks/results/legal_retrieval_alqac.md.
-W_HEADING = 0.3
 # A definitional question ("X là Y", "Thế nào là X?") and a candidate that defines X (its
 # DEFINES edge, or one of its clauses'): DEFINITION_FLOOR for naming the term, the rest by the
 # share of the question's predicate bigrams the definition repeats.
@@ -263,7 +260,7 @@ def rerank_params(prepared: PreparedQuery, cfg: RetrievalConfig) -> dict[str, An
         p_grams=typed_list(phrase_grams(prepared.predicate)),
         w_doc=W_DOC_MENTION if cfg.rerank else 0.0,
         w_article=W_ARTICLE_MENTION if cfg.rerank else 0.0,
-        w_heading=W_HEADING if cfg.rerank else 0.0,
+        w_heading=cfg.heading_weight if cfg.rerank else 0.0,
         w_definition=W_DEFINITION if cfg.rerank and prepared.subject else 0.0,
         definition_floor=DEFINITION_FLOOR,
     )

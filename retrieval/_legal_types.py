@@ -18,6 +18,9 @@ Granularity = Literal["unit", "article"]
 DEFAULT_K = 10
 DEFAULT_LAMBDA = 0.5
 DEFAULT_CANDIDATES = 50
+# Re-rank bonus per share of a heading's syllable bigrams the question repeats; tuned on ALQAC
+# train_2023 only (tests/benchmarks/results/legal_retrieval_alqac.md).
+DEFAULT_HEADING_WEIGHT = 0.3
 DEFAULT_RRF_K = 60
 DEFAULT_MAX_ITEMS = 40
 DEFAULT_MAX_CHARS = 24_000
@@ -59,6 +62,8 @@ class RetrievalConfig:
             its containing Article (an article ranked by its best clause or chunk).
         rerank: re-rank fused candidates with structural signals (document and unit mentions in
             the question, headings); ``False`` gives flat hybrid retrieval.
+        heading_weight: re-rank bonus times the share of the candidate heading's syllable
+            bigrams that the question repeats.
         propagate: trace validity and expand references; ``False`` returns seeds only.
         clean_query: the full-text branch leaves out question boilerplate and function words
             (``LEXICAL_STOPWORDS``); ``False`` searches every word of the question.
@@ -74,6 +79,7 @@ class RetrievalConfig:
     rrf_k: int = DEFAULT_RRF_K
     granularity: Granularity = "unit"
     rerank: bool = True
+    heading_weight: float = DEFAULT_HEADING_WEIGHT
     propagate: bool = True
     clean_query: bool = True
     max_items: int = DEFAULT_MAX_ITEMS

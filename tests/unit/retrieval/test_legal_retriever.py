@@ -108,6 +108,9 @@ def test_rerank_parameters_carry_the_question_side() -> None:
     params = runner.calls[-1][1]
     assert (params["w_doc"], params["w_article"], params["w_heading"]) == (0.0, 0.0, 0.0)
     assert params["max_depth"] == 0 and params["max_refs"] == 0
+    LegalRetriever(runner, HashEmbedder(), config=RetrievalConfig(heading_weight=0.45)).retrieve(
+        "mức hưởng", k=3)
+    assert runner.calls[-1][1]["w_heading"] == 0.45
 
 
 @pytest.mark.parametrize(("question", "subject", "predicate"), [
