@@ -100,11 +100,12 @@ class SentenceTransformerEmbedder:
             and why).
         onnx_dir: where exported graphs are cached (``<hopgraph home>/onnx`` by default).
         threads: ONNX Runtime threads per call (all cores when None).
+        spinning: ONNX Runtime threads spin-wait between calls (see :class:`OnnxSentenceEncoder`).
     """
 
     def __init__(self, model: str = "all-MiniLM-L6-v2", *, device: str = "cpu",
                  backend: str = "auto", onnx_dir: Path | None = None,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, spinning: bool = False) -> None:
         if backend not in EMBED_BACKENDS:
             raise EmbeddingError(f"embedder backend must be one of {EMBED_BACKENDS}, got {backend!r}")
         path = resolve_sentence_transformer(model)
@@ -124,7 +125,7 @@ class SentenceTransformerEmbedder:
             try:
                 self._onnx = OnnxSentenceEncoder(self._model, path,
                                                  onnx_dir or default_home() / "onnx", name=model,
-                                                 threads=threads)
+                                                 threads=threads, spinning=spinning)
                 self.backend_note = f"onnx ({self._onnx.path.name})"
             except EmbeddingError as e:
                 if backend == "onnx":

@@ -203,22 +203,20 @@ class Regram:
         cfg = self.config
         if cfg.unweighted_vector_baseline:
             weights = relation_weights(None)
-        # The question's vector does not depend on linking: while entities are linked (spaCy,
-        # full-text lookups: tens of ms) it is embedded in a worker thread (ONNX Runtime and
-        # torch release the GIL). With entities given there is nothing to hide it behind, and
-        # running it beside the region query only makes the two fight for the cores: in turn.
-        if linked is None:
-            with ThreadPoolExecutor(max_workers=1) as pool:
-                query_vec = pool.submit(self._embedder.embed_query, question)
-                linked = list(self._linker.link(question))
-                qv = query_vec.result()
-        else:
-            linked = list(linked)
-            qv = self._embedder.embed_query(question)
-        # With the embedder, the query also returns the triplet vectors the loader stored for
-        # it, and MMR embeds only the candidates without one (same selection).
-        cands = collect_candidates(self._runner, [e.id for e in linked], weights,
-                                   per_entity_limit=cfg.per_entity_limit, embedder=self._embedder)
+        # The question's vector depends on neither linking nor the region query: it is made in
+        # a worker thread (ONNX Runtime and torch release the GIL) while the entities are linked
+        # (spaCy, full-text lookups: tens of ms) and the candidates are fetched. With ONNX
+        # Runtime's threads sleeping between calls, running it beside the region query beats
+        # running it before (biomed_region_latency.md); with spinning threads it did not.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            query_vec = pool.submit(self._embedder.embed_query, question)
+            linked = list(self._linker.link(question) if linked is None else linked)
+            # With the embedder, the query also returns the triplet vectors the loader stored
+            # for it, and MMR embeds only the candidates without one (same selection).
+            cands = collect_candidates(self._runner, [e.id for e in linked], weights,
+                                       per_entity_limit=cfg.per_entity_limit,
+                                       embedder=self._embedder)
+            qv = query_vec.result()
         region = select_region(question, cands, self._embedder, k=cfg.k, lam=cfg.lam,
                                use_mmr=cfg.use_mmr and not cfg.unweighted_vector_baseline,
                                use_weights=not cfg.unweighted_vector_baseline, query_vec=qv)

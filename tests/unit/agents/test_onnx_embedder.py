@@ -77,3 +77,19 @@ def test_broken_cached_graph(onnx_embedder: SentenceTransformerEmbedder, tmp_pat
 def test_unknown_backend() -> None:
     with pytest.raises(EmbeddingError, match="backend must be one of"):
         SentenceTransformerEmbedder(backend="tensorrt")
+
+
+def test_threads_sleep_between_calls_unless_asked(onnx_embedder: SentenceTransformerEmbedder,
+                                                  onnx_dir: Path) -> None:
+    # Spin-waiting intra-op threads take the cores the database shares between calls; the
+    # default lets them sleep, ``spinning=True`` restores ONNX Runtime's own default.
+    def spinning_setting(embedder: SentenceTransformerEmbedder) -> str:
+        assert embedder._onnx is not None
+        options = embedder._onnx._session.get_session_options()
+        return str(options.get_session_config_entry("session.intra_op.allow_spinning"))
+
+    assert spinning_setting(onnx_embedder) == "0"
+    spinning = SentenceTransformerEmbedder(backend="onnx", onnx_dir=onnx_dir, spinning=True)
+    assert spinning_setting(spinning) == "1"
+    text = TEXTS[0]
+    assert float(np.asarray(spinning.embed_query(text)) @ np.asarray(onnx_embedder.embed_query(text))) > 0.99999
