@@ -13,7 +13,13 @@ import click
 from hopgraph.agents._embedders import build_embedder
 from hopgraph.agents._llm import chat_model_from
 from hopgraph.agents.legal._conductor import LegalQA, QAOptions
-from hopgraph.agents.legal._eval import ABLATIONS, load_questions, render_markdown, run_ablations
+from hopgraph.agents.legal._eval import (
+    ABLATIONS,
+    check_judge,
+    load_questions,
+    render_markdown,
+    run_ablations,
+)
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.loaders.legal import SAMPLES_DIR
 from hopgraph.settings import Settings
@@ -96,8 +102,12 @@ def qa(ctx: click.Context, questions_path: Path, extra_paths: tuple[Path, ...], 
     with _qa(settings, no_llm=no_llm, options=QAOptions()) as engine:
         results = run_ablations(engine, questions, with_llm=engine.chat is not None,
                                 judge_model=engine.chat if judge else None, rows=wanted)
+        # The judge column is read only beside a check that the judge can tell answers apart.
+        check = check_judge(engine.chat, questions) if judge and engine.chat else None
     table = render_markdown(results, header=f"Legal QA on {questions_path.name} "
                             f"(+{len(extra_paths)} extra file(s)), {len(questions)} questions")
+    if check is not None:
+        table += f"\n{check.summary()}\n"
     click.echo(table)
     if out_path is not None:
         out_path.write_text(json.dumps([asdict(r) for r in results], ensure_ascii=False,

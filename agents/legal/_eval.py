@@ -106,6 +106,70 @@ def judge(chat: ChatModel, question: QAQuestion, answer: Answer) -> int | None:
         return None
 
 
+JUDGE_MIN_ORDERED = 0.8
+
+
+@dataclass
+class JudgeCheck:
+    """Whether a judge tells a matching answer from a mismatched one (see :func:`check_judge`)."""
+
+    pairs: int = 0
+    usable: int = 0
+    mean_matching: float | None = None
+    mean_mismatched: float | None = None
+    ordered: float | None = None  # share of usable pairs scoring the match above the mismatch
+
+    @property
+    def informative(self) -> bool:
+        """At least :data:`JUDGE_MIN_ORDERED` of the pairs ordered, and at least one usable."""
+        return self.ordered is not None and self.ordered >= JUDGE_MIN_ORDERED
+
+    def summary(self) -> str:
+        if not self.usable:
+            return (f"judge check: 0 of {self.pairs} pairs gave two usable scores; the judge "
+                    "column cannot be read")
+        return (f"judge check: the reference answer scored {self.mean_matching:.2f} against "
+                f"itself and {self.mean_mismatched:.2f} against another question's reference; "
+                f"ordered in {self.ordered:.0%} of {self.usable} usable pairs (of {self.pairs}): "
+                + ("the judge separates them" if self.informative else
+                   f"below {JUDGE_MIN_ORDERED:.0%}, so the judge column is not informative"))
+
+
+def check_judge(chat: ChatModel, questions: Sequence[QAQuestion]) -> JudgeCheck:
+    """Sanity check of an LLM judge before its scores are read.
+
+    For each answerable question with a reference answer the judge scores the reference against
+    itself (it should score high) and against the next such question's reference (it should
+    score low). A judge that does not order most of these pairs cannot grade real answers either.
+    """
+    refs = [q for q in questions if q.expects_answer and q.answer.strip()]
+    check = JudgeCheck()
+    matching: list[float] = []
+    mismatched: list[float] = []
+    ordered = 0
+    for i, q in enumerate(refs if len(refs) > 1 else []):
+        other = refs[(i + 1) % len(refs)]
+        check.pairs += 1
+        same = judge(chat, q, _as_answer(q, q.answer))
+        wrong = judge(chat, q, _as_answer(q, other.answer))
+        if same is None or wrong is None:
+            continue
+        check.usable += 1
+        matching.append(float(same))
+        mismatched.append(float(wrong))
+        ordered += same > wrong
+    if check.usable:
+        check.mean_matching = _mean(matching)
+        check.mean_mismatched = _mean(mismatched)
+        check.ordered = ordered / check.usable
+    return check
+
+
+def _as_answer(question: QAQuestion, text: str) -> Answer:
+    return Answer(question=question.question, text=text, status="answered", mode="retrieval_only",
+                  as_of=None, claims=[], citations=[], route=[], steps=[])
+
+
 @dataclass
 class RowResult:
     """Metrics of one configuration over the question set."""

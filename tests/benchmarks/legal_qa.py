@@ -30,6 +30,7 @@ from hopgraph.agents.legal import LegalQA, QAOptions
 from hopgraph.agents.legal._eval import (
     ABLATIONS,
     RowResult,
+    check_judge,
     load_questions,
     render_markdown,
     run_ablations,
@@ -137,6 +138,12 @@ def main() -> None:
             "false-abstention rate on answerable questions."
         )
         table = render_markdown(rows, header=header)
+        if chat is not None and args.judge:
+            # Whether the judge orders a reference above a mismatched one (the column's validity).
+            check = check_judge(chat, questions)
+            table += f"\n{check.summary()}\n"
+            (RESULTS / f"{name}.judge_check.json").write_text(json.dumps(
+                {**asdict(check), "informative": check.informative}, indent=2), encoding="utf-8")
         if chat is not None:
             table += f"\nLLM adapter totals: {json.dumps(chat.usage.as_dict())}\n"
         RESULTS.mkdir(exist_ok=True)

@@ -10,6 +10,7 @@ from hopgraph.agents.legal import LegalQA
 from hopgraph.agents.legal._eval import (
     QAQuestion,
     _Judge,
+    check_judge,
     citation_scores,
     judge,
     render_markdown,
@@ -75,3 +76,44 @@ def test_judge_sends_its_reply_schema_and_still_validates_the_reply() -> None:
     assert judge(chat, question, answer) is None  # out of range: an endpoint may ignore schemas
     assert chat.schemas == [_Judge.model_json_schema()] * 2
     assert chat.schemas[0] is not None and chat.schemas[0]["required"] == ["score"]
+
+
+def _grading_judge(messages: list[dict[str, str]]) -> str:
+    # Scores 5 when the answer repeats the reference word for word, else 1.
+    user = messages[-1]["content"]
+    reference = user.split("\nReference: ")[1].split("\nAnswer: ")[0]
+    return '{"score": 5}' if user.endswith("Answer: " + reference) else '{"score": 1}'
+
+
+CHECK_QUESTIONS = [
+    QAQuestion(id="a", question="Mức hưởng?", answer="80% chi phí", gold_unit_ids=["L:D1"]),
+    QAQuestion(id="b", question="Thời hạn thẻ?", answer="12 tháng", gold_unit_ids=["L:D2"]),
+    QAQuestion(id="c", question="Ai đóng?", answer="Người lao động và người sử dụng lao động",
+               gold_unit_ids=["L:D3"]),
+    QAQuestion(id="u", question="Thời tiết?", answerable=False),  # unanswerable: not a pair
+]
+
+
+def test_judge_check_accepts_a_judge_that_orders_matching_above_mismatched() -> None:
+    chat = FakeChat([_grading_judge])
+    check = check_judge(chat, CHECK_QUESTIONS)
+    assert (check.pairs, check.usable) == (3, 3)
+    assert (check.mean_matching, check.mean_mismatched, check.ordered) == (5.0, 1.0, 1.0)
+    assert check.informative
+    # each pair: the reference against itself, then against the next question's reference
+    answers = [p[-1]["content"].split("Answer: ")[1] for p in chat.prompts]
+    assert answers == ["80% chi phí", "12 tháng", "12 tháng",
+                       "Người lao động và người sử dụng lao động",
+                       "Người lao động và người sử dụng lao động", "80% chi phí"]
+    assert "separates" in check.summary()
+
+
+def test_judge_check_rejects_a_constant_or_unparsable_judge() -> None:
+    constant = check_judge(FakeChat(['{"score": 1}']), CHECK_QUESTIONS)
+    assert (constant.usable, constant.ordered) == (3, 0.0)
+    assert not constant.informative
+    assert "not informative" in constant.summary()
+    broken = check_judge(FakeChat(["I think it is good"]), CHECK_QUESTIONS)
+    assert (broken.pairs, broken.usable, broken.ordered) == (3, 0, None)
+    assert not broken.informative
+    assert "cannot be read" in broken.summary()
