@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -114,7 +115,8 @@ class SentenceTransformerEmbedder:
         except ImportError as e:
             raise EmbeddingError("sentence-transformers is not installed") from e
         try:
-            self._model = SentenceTransformer(path, device=device)
+            with _quiet_weight_loading():
+                self._model = SentenceTransformer(path, device=device)
         except Exception as e:  # loading raises many unrelated types (OSError, HF errors)
             raise EmbeddingError(f"cannot load sentence-transformers model {model!r}: {e}") from e
         self._name = model
@@ -162,6 +164,24 @@ class SentenceTransformerEmbedder:
 
     def embed_query(self, text: str) -> Vector:
         return self.embed_documents([text])[0]
+
+
+@contextmanager
+def _quiet_weight_loading() -> Iterator[None]:
+    """Without transformers' "Loading weights" progress bar, which a local model of a few MB
+    draws on every load (twice in ``hopgraph demo``); its setting is restored afterwards."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:
+        yield
+        return
+    was_enabled = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            hf_logging.enable_progress_bar()
 
 
 def resolve_sentence_transformer(model: str) -> str:

@@ -93,3 +93,13 @@ def test_threads_sleep_between_calls_unless_asked(onnx_embedder: SentenceTransfo
     assert spinning_setting(spinning) == "1"
     text = TEXTS[0]
     assert float(np.asarray(spinning.embed_query(text)) @ np.asarray(onnx_embedder.embed_query(text))) > 0.99999
+
+
+def test_loading_draws_no_weight_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    from transformers.utils import logging as hf_logging
+
+    assert hf_logging.is_progress_bar_enabled()
+    embedder = SentenceTransformerEmbedder(backend="torch")
+    assert "Loading weights" not in capsys.readouterr().err
+    assert hf_logging.is_progress_bar_enabled()  # the setting is restored
+    assert len(embedder.embed_query("aspirin")) == 384
