@@ -128,9 +128,9 @@ class OnnxSentenceEncoder:
         threads: ONNX Runtime intra-op threads; all cores when None.
         spinning: let the intra-op threads spin-wait for work after a call (ONNX Runtime's
             default) instead of sleeping. Off by default: the database server shares these cores,
-            and spinning threads take them from it between calls (question embedding p50 10.7 ms
-            without spinning against 14.4 ms with it, beside a Neo4j query;
-            ``biomed_region_latency.md``).
+            and spinning threads take them from it between calls (question embedding p50 11.1 ms
+            without spinning against 12.8 ms with it, beside a Neo4j server;
+            ``embedding_interference.md``).
 
     Raises:
         EmbeddingError: the pipeline is not Transformer+mean Pooling(+Normalize), the export

@@ -205,9 +205,9 @@ class Regram:
             weights = relation_weights(None)
         # The question's vector depends on neither linking nor the region query: it is made in
         # a worker thread (ONNX Runtime and torch release the GIL) while the entities are linked
-        # (spaCy, full-text lookups: tens of ms) and the candidates are fetched. With ONNX
-        # Runtime's threads sleeping between calls, running it beside the region query beats
-        # running it before (biomed_region_latency.md); with spinning threads it did not.
+        # (spaCy, full-text lookups: tens of ms) and the candidates are fetched. With entities
+        # given, beside the region query beat before it by 13-20% in all four runs of
+        # biomed_region_latency.md (with ONNX Runtime's threads sleeping between calls).
         with ThreadPoolExecutor(max_workers=1) as pool:
             query_vec = pool.submit(self._embedder.embed_query, question)
             linked = list(self._linker.link(question) if linked is None else linked)
