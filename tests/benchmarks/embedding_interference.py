@@ -26,7 +26,6 @@ import json
 import random
 import shutil
 import statistics
-import subprocess
 import tempfile
 import time
 from collections.abc import Callable
@@ -45,16 +44,13 @@ from hopgraph.db._runtime import LocalInstance, free_port
 from hopgraph.db._schema_install import install_schema
 from hopgraph.loaders.biomed import load_primekg
 from hopgraph.retrieval._biomed import Domain, relation_weights
+from tests.benchmarks.biomed_region_latency import uptime
 
 RESULTS = Path(__file__).parent / "results"
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 QUIET_QUESTION = ("Which drugs target the protein encoded by BRCA1 and are used to treat "
                   "hereditary breast cancer in young women?")
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
-
-
-def uptime() -> str:
-    return subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
 
 
 def main() -> None:
