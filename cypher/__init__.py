@@ -40,8 +40,9 @@ Mode = Literal["read", "write", "schema"]
 _MODES = ("read", "write", "schema")
 _HEADER = re.compile(r"^//\s*(purpose|mode|param|returns|rows)\b:?\s*(.*)$")
 _PARAM_DECL = re.compile(r"^(\w+)\s*:\s*([^-]+?)\s*(?:--\s*(.*))?$")
-_STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_LINE_COMMENT = re.compile(r"//[^\n]*")
+# One left-to-right scan: whichever opens first wins, so an apostrophe inside a comment
+# ("the article's text") opens no string, and "//" inside a string opens no comment.
+_LITERAL_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|//[^\n]*")
 _PARAM_USE = re.compile(r"\$(\w+)")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _INCLUDE = re.compile(r"^\s*//\s*include:\s*(\S+)\s*$")
@@ -116,7 +117,7 @@ def parse_query(key: str, source: str, fragments: Mapping[str, str] | None = Non
     body = "\n".join(body_lines).strip()
     if not body:
         raise QueryLoadError(f"{key}.cypher: no query after the header")
-    code = _LINE_COMMENT.sub("", _STRING_LITERAL.sub("''", body))
+    code = _LITERAL_OR_COMMENT.sub(lambda m: "" if m.group().startswith("//") else "''", body)
     used = set(_PARAM_USE.findall(code))
     undeclared = sorted(used - params.keys())
     unused = sorted(params.keys() - used)

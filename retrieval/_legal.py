@@ -3,9 +3,10 @@
 :class:`LegalRetriever` runs one registered query, ``legal/retrieve_context``, in one round trip:
 
 1. dense and lexical candidates, filtered (document, as-of date) before fusion, fused;
-2. re-ranked with the question's own mentions (document numbers and titles, article numbers)
-   and the share of each heading's phrases the question repeats (the question's side of those
-   signals is computed here and passed as parameters);
+2. re-ranked with the question's own mentions (document numbers and titles, article numbers),
+   the share of each heading's phrases the question repeats and the share of the question's
+   phrases each candidate's text repeats (the question's side of those signals is computed here
+   and passed as parameters);
 3. from the top k: validity tracing along AMENDS / REPLACES / SUPPLEMENTS / REPEALS chains to the
    wording in force at the as-of date, one REFERS_TO hop, and provenance of every unit involved
    (the fragment ``legal/_trace_seeds``, which ``legal/expand_context`` also runs for given ids).
@@ -29,6 +30,7 @@ from hopgraph.db import QueryRunner
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval._legal_context import assemble_context
 from hopgraph.retrieval._legal_query import (
+    LEXICAL_STOPWORDS,
     PreparedQuery,
     fold,
     parse_as_of,
@@ -58,6 +60,8 @@ W_ARTICLE_MENTION = 0.3
 W_DEFINITION = 0.7
 DEFINITION_FLOOR = 0.5
 _SYLLABLE = re.compile(r"\w+", re.UNICODE)
+# Single-syllable stopwords: a bigram of two of them ("có được", "là không") is no phrase.
+_STOP_SYLLABLES = frozenset(w for w in LEXICAL_STOPWORDS if "_" not in w)
 
 
 @dataclass(frozen=True)
@@ -248,7 +252,8 @@ def rerank_params(prepared: PreparedQuery, cfg: RetrievalConfig) -> dict[str, An
     A question that repeats a heading's phrases ("trách nhiệm của cơ quan đăng ký cư trú")
     names the article's subject; shared single words ("của", "người") do not, so a heading
     scores by the share of its syllable bigrams the question contains (a one-syllable
-    heading: the syllable itself).
+    heading: the syllable itself). The other way round, a candidate's own text scores by the
+    share of the question's bigrams it repeats (:func:`body_grams`).
     """
     q_fold = fold(prepared.question)
     return dict(
@@ -261,6 +266,8 @@ def rerank_params(prepared: PreparedQuery, cfg: RetrievalConfig) -> dict[str, An
         w_doc=W_DOC_MENTION if cfg.rerank else 0.0,
         w_article=W_ARTICLE_MENTION if cfg.rerank else 0.0,
         w_heading=cfg.heading_weight if cfg.rerank else 0.0,
+        q_body=typed_list(body_grams(q_fold)),
+        w_body=cfg.body_weight if cfg.rerank else 0.0,
         w_definition=W_DEFINITION if cfg.rerank and prepared.subject else 0.0,
         definition_floor=DEFINITION_FLOOR,
     )
@@ -270,6 +277,16 @@ def question_grams(q_fold: str) -> list[str]:
     """The syllables and syllable bigrams (``"a b"``) of a folded question, sorted."""
     syl = _SYLLABLE.findall(q_fold)
     return sorted({f"{a} {b}" for a, b in pairwise(syl)} | set(syl))
+
+
+def body_grams(q_fold: str) -> list[str]:
+    """The folded question's syllable bigrams that a candidate's text may repeat, sorted: every
+    bigram except those of two stopword syllables. The share of them a candidate repeats is a
+    phrase match ("hợp đồng vụ việc" against "hợp đồng làm việc"), which BM25 over single
+    words and one pooled vector both miss."""
+    syl = _SYLLABLE.findall(q_fold)
+    return sorted({f"{a} {b}" for a, b in pairwise(syl)
+                   if not (a in _STOP_SYLLABLES and b in _STOP_SYLLABLES)})
 
 
 def typed_list(values: Iterable[str]) -> list[str]:
@@ -293,7 +310,7 @@ def phrase_grams(text: str) -> list[str]:
 
 def _candidate(c: Mapping[str, Any], reranked: bool) -> Candidate:
     keys = ("dense", "sparse", "dense_norm", "sparse_norm", "fused") + (
-        ("heading", "definition", "rerank") if reranked else ())
+        ("heading", "body", "definition", "rerank") if reranked else ())
     scores = {key: float(c[key]) for key in keys if c.get(key) is not None}
     return Candidate(c["id"], c["doc_id"], scores, float(c["rerank"]))
 

@@ -21,6 +21,10 @@ DEFAULT_CANDIDATES = 50
 # Re-rank bonus per share of a heading's syllable bigrams the question repeats; tuned on ALQAC
 # train_2023 only (tests/benchmarks/results/legal_retrieval_alqac.md).
 DEFAULT_HEADING_WEIGHT = 0.3
+# Re-rank bonus per share of the question's syllable bigrams the candidate's own text repeats (a
+# phrase-match signal that bag-of-words BM25 and one pooled vector both lack); chosen on ALQAC
+# train_2023 only, inside the plateau 1.25-2.0 (legal_retrieval_alqac_grid_2023_body.md).
+DEFAULT_BODY_WEIGHT = 1.5
 DEFAULT_RRF_K = 60
 DEFAULT_MAX_ITEMS = 40
 DEFAULT_MAX_CHARS = 24_000
@@ -64,6 +68,9 @@ class RetrievalConfig:
             the question, headings); ``False`` gives flat hybrid retrieval.
         heading_weight: re-rank bonus times the share of the candidate heading's syllable
             bigrams that the question repeats.
+        body_weight: re-rank bonus times the share of the question's syllable bigrams (those
+            not made of two function words) that the candidate's text repeats (a clause or
+            point: the text of its article, as for the heading).
         propagate: trace validity and expand references; ``False`` returns seeds only.
         clean_query: the full-text branch leaves out question boilerplate and function words
             (``LEXICAL_STOPWORDS``); ``False`` searches every word of the question.
@@ -80,6 +87,7 @@ class RetrievalConfig:
     granularity: Granularity = "unit"
     rerank: bool = True
     heading_weight: float = DEFAULT_HEADING_WEIGHT
+    body_weight: float = DEFAULT_BODY_WEIGHT
     propagate: bool = True
     clean_query: bool = True
     max_items: int = DEFAULT_MAX_ITEMS

@@ -1,4 +1,4 @@
-// purpose: Full legal retrieval in one round trip: seed candidates (dense from the vector index, or exact cosine over the filtered units; lexical from the full-text index over segmented text), filtered by document and as-of date before fusion, fused by per-query min-max linear fusion or reciprocal rank fusion; re-ranked with the question's own document and article mentions, heading phrases (a clause or point: the heading of its article) and, for a definitional question, the defining unit; the top k traced to the wording in force, with one hop of references and provenance.
+// purpose: Full legal retrieval in one round trip: seed candidates (dense from the vector index, or exact cosine over the filtered units; lexical from the full-text index over segmented text), filtered by document and as-of date before fusion, fused by per-query min-max linear fusion or reciprocal rank fusion; re-ranked with the question's own document and article mentions, heading phrases (a clause or point: the heading of its article), the question's phrases that the candidate's article text repeats and, for a definitional question, the defining unit; the top k traced to the wording in force, with one hop of references and provenance.
 // mode: read
 // param vector: list<float> -- query embedding (E5 query side)
 // param query: string -- Lucene query over text_segmented (segmented, special characters escaped); ignored when use_sparse is false
@@ -26,6 +26,8 @@
 // param q_subject: string -- the term a definitional question is about, folded ('' when none)
 // param p_grams: list<string> -- syllable bigrams of what the question says the term is ([''] : nothing said)
 // param w_definition: float -- re-rank bonus when the candidate (or a clause of it) DEFINES q_subject (0: none)
+// param q_body: list<string> -- the folded question's syllable bigrams but those of two stopwords ([''] : none)
+// param w_body: float -- re-rank bonus times the share of q_body that the text of the candidate's article (or its own, outside an article) repeats (0: none)
 // param definition_floor: float -- share of w_definition for naming the term; the rest scales with the share of p_grams the definition repeats
 // param max_depth: int -- longest change chain followed (at most 10); longer chains are reported as cut
 // param max_refs: int -- most REFERS_TO targets per seed or successor
@@ -148,13 +150,28 @@ CALL (u) {
   RETURN max(CASE WHEN $p_grams = [''] THEN 0.0
     ELSE toFloat(size([g IN $p_grams WHERE g IN grams])) / size($p_grams) END) AS definition
 }
-WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, overlap, definition,
-  fused + ($w_doc * doc_hit + $w_article * art_hit + $w_heading * overlap)
+// Phrases the other way round: the share of the question's bigrams ($q_body) that the text of the
+// candidate's article repeats, folded as the question is (null: no re-rank, or no bigram to look
+// for). A clause or point scores by its article's text, as it does by its article's heading: an
+// article's text holds its clauses', so on its own text the article would outrank each clause.
+CALL (u) {
+  WITH u WHERE $w_body > 0 AND $q_body <> ['']
+  OPTIONAL MATCH (a:Article)-[:CONTAINS*1..3]->(u)
+  WITH coalesce(a, u) AS scope LIMIT 1
+  // The text as its syllables between single spaces: a bigram with a space on either side
+  // occurs in it exactly when its two syllables follow each other in the text (cheaper than
+  // listing the text's bigrams).
+  WITH ' ' + apoc.text.regreplace(toLower(coalesce(scope.text, '')), '[^\\p{L}\\p{N}_]+', ' ') + ' ' AS spaced
+  RETURN max(toFloat(size([g IN $q_body WHERE spaced CONTAINS ' ' + g + ' '])) / size($q_body)) AS body
+}
+WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, overlap, definition, body,
+  fused + ($w_doc * doc_hit + $w_article * art_hit + $w_heading * overlap
+    + $w_body * coalesce(body, 0.0))
     + CASE WHEN definition IS NULL THEN 0.0
       ELSE $w_definition * ($definition_floor + (1.0 - $definition_floor) * definition) END AS score
 ORDER BY score DESC, id
 WITH collect({id: id, doc_id: u.doc_id, dense: dense, sparse: sparse, dense_norm: dense_norm,
-  sparse_norm: sparse_norm, fused: fused, heading: overlap, definition: definition,
+  sparse_norm: sparse_norm, fused: fused, heading: overlap, body: body, definition: definition,
   rerank: score}) AS ranked
 WITH ranked[..$k] AS chosen
 WITH chosen, [c IN chosen | c.id] AS seed_ids

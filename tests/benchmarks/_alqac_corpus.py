@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,9 @@ def chunk_article(title: str, body: str, max_words: int = CHUNK_WORDS) -> list[s
 
 def read_corpus(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Return (documents, units) rows; units hold articles then their chunks (embedding later)."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    # NFC, as the legal loader stores text (109 articles of law_2023_v1.1.json are not): the
+    # re-rank compares the text's syllables with the question's, folded to NFC.
+    data = json.loads(unicodedata.normalize("NFC", path.read_text(encoding="utf-8")))
     docs: list[dict[str, Any]] = []
     units: list[dict[str, Any]] = []
     for law in data:

@@ -43,7 +43,11 @@ from hopgraph.retrieval import LegalRetriever, RetrievalConfig
 from hopgraph.retrieval._eval import EvalQuestion, EvalReport, System, evaluate, percentile
 from hopgraph.retrieval._legal_eval import legal_systems
 from hopgraph.retrieval._legal_query import segment
-from hopgraph.retrieval._legal_types import DEFAULT_HEADING_WEIGHT, DEFAULT_LAMBDA
+from hopgraph.retrieval._legal_types import (
+    DEFAULT_BODY_WEIGHT,
+    DEFAULT_HEADING_WEIGHT,
+    DEFAULT_LAMBDA,
+)
 from hopgraph.settings import default_home
 from tests.benchmarks._alqac_corpus import (
     read_corpus,
@@ -55,6 +59,7 @@ DATA = Path(os.environ.get("HOPGRAPH_SHARED_DATA", Path(__file__).resolve().pare
 RESULTS = Path(__file__).parent / "results"
 BATCH = 500
 ABLATION = "ablation: hopgraph without re-rank"
+ABLATION_BODY = "ablation: hopgraph without body phrases"
 LATENCY_QUESTIONS = 50
 CANDIDATES = 30
 # Dense weight of linear fusion for hopgraph and flat-hybrid: the product default (0.5, also the λ
@@ -174,12 +179,15 @@ def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder,
         systems = legal_systems(retriever, k=10, as_of=AS_OF)
         if hopgraph is not None:
             systems["hopgraph"] = _system(retriever, hopgraph, AS_OF)
-        # A second flat hybrid at the other λ (a baseline too), and an ablation:
-        # hopgraph without its re-ranking (content-word query, fusion only).
+        # A second flat hybrid at the other λ (a baseline too), and two ablations: hopgraph
+        # without its re-ranking (content-word query, fusion only), and without its body-phrase
+        # bonus alone.
         systems[f"flat-hybrid λ={BASELINE_LAMBDA}"] = _system(
             retriever, replace(cfg, rerank=False, propagate=False, clean_query=False,
                                lam=BASELINE_LAMBDA), AS_OF)
         systems[ABLATION] = _system(retriever, replace(cfg, rerank=False, propagate=False), AS_OF)
+        systems[ABLATION_BODY] = _system(retriever, replace(hopgraph or cfg, body_weight=0.0),
+                                         AS_OF)
         for q in qs[:3]:  # warm-up: query plans, pyvi model, embedder
             for s in systems.values():
                 s(q.asked(), q.as_of)
@@ -207,10 +215,13 @@ def measure_latency(runner: Neo4jRunner, retriever: LegalRetriever, embedder: Em
                     qs: list[EvalQuestion], as_of: date,
                     config: RetrievalConfig | None = None) -> dict[str, Any]:
     """Full retrieval (at ``config``, default the retriever's) vs a plain vector top-k query,
-    interleaved, same server."""
+    interleaved, same server; also the database time of the same retrieval without the
+    body-phrase bonus, to show what that signal costs."""
     full_ms: list[float] = []
     vec_ms: list[float] = []
     db_ms: list[float] = []
+    no_body_db_ms: list[float] = []
+    no_body = replace(config or retriever.config, body_weight=0.0)
     trips: set[int] = set()
     for q in qs[:LATENCY_QUESTIONS]:
         text = q.asked()
@@ -222,6 +233,7 @@ def measure_latency(runner: Neo4jRunner, retriever: LegalRetriever, embedder: Em
         ctx = retriever.retrieve(text, k=10, as_of=as_of, config=config)
         full_ms.append((time.perf_counter() - t) * 1000)
         db_ms.append(ctx.db_ms)
+        no_body_db_ms.append(retriever.retrieve(text, k=10, as_of=as_of, config=no_body).db_ms)
         trips.add(ctx.round_trips)
     # Full retrieval includes the query embedding; measure it alone to separate it out.
     emb_ms = []
@@ -237,9 +249,12 @@ def measure_latency(runner: Neo4jRunner, retriever: LegalRetriever, embedder: Em
         "db_round_trips_p50_ms": percentile(db_ms, 50),
         "db_round_trips_p95_ms": percentile(db_ms, 95),
         "round_trips": sorted(trips),
+        "db_without_body_phrases_p50_ms": percentile(no_body_db_ms, 50),
     }
     lat["ratio_full_p50_over_vector_p50"] = lat["full_retrieval_p50_ms"] / lat["vector_topk_p50_ms"]
     lat["ratio_db_p50_over_vector_p50"] = lat["db_round_trips_p50_ms"] / lat["vector_topk_p50_ms"]
+    lat["ratio_db_p50_over_db_without_body_phrases_p50"] = (
+        lat["db_round_trips_p50_ms"] / lat["db_without_body_phrases_p50_ms"])
     return lat
 
 
@@ -248,7 +263,7 @@ def summary_rows(report: EvalReport) -> list[str]:
     systems = {s.name: s.metrics for s in report.systems}
     out = []
     for metric in ("Hit@1", "Recall@5", "MRR@10"):
-        base = max(v[metric] for k, v in systems.items() if k not in ("hopgraph", ABLATION))
+        base = max(v[metric] for k, v in systems.items() if k not in ("hopgraph", ABLATION, ABLATION_BODY))
         out.append(f"| {metric} | " + " | ".join(f"{m[metric]:.3f}" for m in systems.values())
                    + f" | {systems['hopgraph'][metric] - base:+.3f} |")
     return out
@@ -265,6 +280,8 @@ def main() -> None:
     ap.add_argument("--lam", type=float, default=LAMBDA, help="hopgraph's dense weight")
     ap.add_argument("--heading-weight", type=float, default=DEFAULT_HEADING_WEIGHT,
                     help="hopgraph's heading bonus")
+    ap.add_argument("--body-weight", type=float, default=DEFAULT_BODY_WEIGHT,
+                    help="hopgraph's body-phrase bonus")
     ap.add_argument("--no-clean-query", action="store_true",
                     help="hopgraph's full-text branch searches every word of the question")
     args = ap.parse_args()
@@ -277,6 +294,7 @@ def main() -> None:
     for name in args.sets.split(","):
         hopgraph = RetrievalConfig(granularity="article", candidates=CANDIDATES, lam=args.lam,
                                    heading_weight=args.heading_weight,
+                                   body_weight=args.body_weight,
                                    clean_query=not args.no_clean_query)
         report, _ = run_set(SETS[name.strip()], args.laws, args.limit, embedder,
                             args.sparse_chunks, hopgraph)
@@ -306,7 +324,7 @@ def section(name: str, report: EvalReport) -> str:
           "", f"- role: {n['role']}", f"- corpus: {n['corpus']}", f"- questions: {n['questions']}",
           f"- embedder: {n['embedder']} (cached vectors); all systems over the same Neo4j "
           "indexes in the same run", "",
-          "| metric | " + " | ".join(systems) + " | hopgraph − best baseline (ablation excluded) |",
+          "| metric | " + " | ".join(systems) + " | hopgraph − best baseline (ablations excluded) |",
           "|---" * (len(systems) + 2) + "|", *summary_rows(report), "",
           report.to_markdown(), f"### Latency ({name})", ""]
     md += [f"- {k}: {v if not isinstance(v, float) else round(v, 2)}"

@@ -1,12 +1,15 @@
 """Tuning grid for legal retrieval on ALQAC: hopgraph's ranking at several (λ, heading weight,
-query cleaning) settings beside the flat baselines, all on one server in one run.
+query cleaning) settings beside the flat baselines, all on one server in one run; with
+``--body-weights``, at several weights of the body-phrase bonus instead (the other settings at
+their defaults).
 
 Run it on the tuning set only (``--set 2023``): the held-out set (102023) is run once, by
 ``legal_retrieval_alqac.py``, for the configuration chosen here.
 
     OPENBLAS_NUM_THREADS=1 python -m tests.benchmarks.legal_retrieval_alqac_grid --set 2023 --laws all [--sparse-chunks]
+    OPENBLAS_NUM_THREADS=1 python -m tests.benchmarks.legal_retrieval_alqac_grid --set 2023 --body-weights 0,0.5,1,1.5,2
 
-Writes tests/benchmarks/results/legal_retrieval_alqac_grid_<set>[_sparse_chunks].{md,json}.
+Writes tests/benchmarks/results/legal_retrieval_alqac_grid_<set>[_sparse_chunks|_body].{md,json}.
 """
 
 from __future__ import annotations
@@ -46,7 +49,10 @@ def main() -> None:
     ap.add_argument("--laws", default="all", choices=["questions", "all"])
     ap.add_argument("--sparse-chunks", action="store_true",
                     help="index the chunks' segmented text too (lexical best passage)")
+    ap.add_argument("--body-weights", default="",
+                    help="comma-separated body-phrase weights to compare (λ, heading: defaults)")
     args = ap.parse_args()
+    body_weights = [float(w) for w in args.body_weights.split(",") if w.strip()]
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     if not DATA.exists():
         print(f"skip: {DATA} not found")
@@ -61,7 +67,11 @@ def main() -> None:
         systems[f"baseline flat-hybrid λ={BASELINE_LAMBDA}"] = _system(
             retriever, replace(cfg, rerank=False, propagate=False, clean_query=False,
                                lam=BASELINE_LAMBDA), AS_OF)
-        for lam, weight, clean in itertools.product(LAMBDAS, HEADING_WEIGHTS, (True, False)):
+        for body in body_weights:
+            systems[f"hopgraph body={body}"] = _system(retriever, replace(cfg, body_weight=body),
+                                                       AS_OF)
+        grid = [] if body_weights else itertools.product(LAMBDAS, HEADING_WEIGHTS, (True, False))
+        for lam, weight, clean in grid:
             variant = replace(cfg, lam=lam, heading_weight=weight, clean_query=clean)
             systems[f"hopgraph λ={lam} heading={weight} clean={clean}"] = _system(
                 retriever, variant, AS_OF)
@@ -75,7 +85,8 @@ def main() -> None:
           "", f"Run {notes['date']}; {notes['corpus']}; {notes['questions']}.", "",
           "| system | " + " | ".join(METRICS) + " |", "|---" * (len(METRICS) + 1) + "|"]
     md += [f"| {name} | " + " | ".join(f"{m[k]:.3f}" for k in METRICS) + " |" for name, m in rows]
-    stem = f"legal_retrieval_alqac_grid_{args.set}" + ("_sparse_chunks" if args.sparse_chunks else "")
+    stem = (f"legal_retrieval_alqac_grid_{args.set}" + ("_sparse_chunks" if args.sparse_chunks else "")
+            + ("_body" if body_weights else ""))
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{stem}.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     (RESULTS / f"{stem}.json").write_text(json.dumps(

@@ -98,5 +98,41 @@ def test_document_and_article_numbers_in_the_question(retriever: LegalRetriever)
                              k=2, as_of="2024-01-01")
     assert ctx.seeds[0] == "43/2019/QH14:D11"
     scores = _scores(ctx)["43/2019/QH14:D11"]
-    # document (0.15) and article (0.3) bonuses, plus the heading share
-    assert scores["rerank"] == pytest.approx(scores["fused"] + 0.15 + 0.3 + 0.3 * scores["heading"])
+    # document (0.15) and article (0.3) bonuses, plus the heading and body shares
+    assert scores["rerank"] == pytest.approx(
+        scores["fused"] + 0.15 + 0.3 + 0.3 * scores["heading"] + 1.5 * scores["body"])
+
+
+def test_the_questions_phrases_in_a_body_lift_it(runner: Neo4jRunner) -> None:
+    # Both texts hold the words "ký hợp đồng vụ việc với cơ quan tổ chức khác"; only D14 holds
+    # them in the question's order.
+    doc = "58/2010/QH12"
+    write_graph(runner.driver, [_doc(doc, "Luật Viên chức 2010")], [
+        _article(doc, "14", "Quyền của viên chức về hoạt động kinh doanh",
+                 "Được ký hợp đồng vụ, việc với cơ quan, tổ chức khác."),
+        _article(doc, "9", "Hợp đồng làm việc",
+                 "Cơ quan ký với tổ chức khác hợp đồng làm việc; vụ được tính riêng."),
+    ], [])
+    retriever = LegalRetriever(runner, SameVector())  # type: ignore[arg-type]
+    q = "Viên chức được ký hợp đồng vụ, việc với cơ quan, tổ chức khác"
+    ctx = retriever.retrieve(q, k=2, as_of="2024-01-01")
+    scores = _scores(ctx)
+    assert ctx.seeds[0] == f"{doc}:D14"
+    # 13 bigrams in the question: all but "viên chức" and "chức được" are in D14's text
+    assert scores[f"{doc}:D14"]["body"] == pytest.approx(11 / 13)
+    assert scores[f"{doc}:D9"]["body"] < 0.5
+    d14 = scores[f"{doc}:D14"]
+    assert d14["rerank"] == pytest.approx(d14["fused"] + 0.3 * d14["heading"] + 1.5 * d14["body"])
+    flat = retriever.retrieve(q, k=2, as_of="2024-01-01", config=RetrievalConfig(rerank=False))
+    assert "body" not in _scores(flat)[flat.seeds[0]]
+    # a clause scores by its article's text (else the article, whose text holds the clause's,
+    # would outrank it on the body alone)
+    write_graph(runner.driver, [], [
+        {"id": f"{doc}:D14.K2", "doc_id": doc, "level": "Clause", "number": "2", "path": "D14.K2",
+         "parent": f"{doc}:D14", "text": "Được ký hợp đồng vụ, việc.", "citation": None,
+         "embedding": SameVector().embed_query("")}], [])
+    units = _scores(retriever.retrieve(q, k=3, as_of="2024-01-01"))
+    assert units[f"{doc}:D14.K2"]["body"] == units[f"{doc}:D14"]["body"] == pytest.approx(11 / 13)
+    # a weight of 0 leaves the body out of the score
+    off = retriever.retrieve(q, k=2, as_of="2024-01-01", config=RetrievalConfig(body_weight=0.0))
+    assert _scores(off)[f"{doc}:D14"].get("body") is None

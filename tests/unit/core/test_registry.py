@@ -52,6 +52,15 @@ def test_dollar_inside_string_or_comment_is_not_a_parameter() -> None:
     assert set(parse_query("legal/find_units", src).params) == {"ids", "limit"}
 
 
+def test_apostrophe_in_a_comment_opens_no_string() -> None:
+    # Read as a string, the comment's one apostrophe would hide $ids and $limit to the end.
+    src = GOOD.replace("MATCH (u", "// the article's text\nMATCH (u")
+    assert set(parse_query("legal/find_units", src).params) == {"ids", "limit"}
+    # and a comment marker inside a string is no comment: $limit after it still counts
+    src = GOOD.replace("RETURN u.id AS id", "RETURN 'http://x' AS url, u.id AS id")
+    assert set(parse_query("legal/find_units", src).params) == {"ids", "limit"}
+
+
 @pytest.mark.parametrize("missing", ["// purpose:", "// mode:", "// returns:"])
 def test_incomplete_header_is_rejected(missing: str) -> None:
     src = "\n".join(ln for ln in GOOD.splitlines() if not ln.startswith(missing))

@@ -15,9 +15,10 @@ from hopgraph.cypher import load_registry
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
 from hopgraph.retrieval._eval import evaluate, load_questions
-from hopgraph.retrieval._legal import phrase_grams
+from hopgraph.retrieval._legal import body_grams, phrase_grams
 from hopgraph.retrieval._legal_eval import legal_systems
 from hopgraph.retrieval._legal_query import definition_subject, fold, prepare_question
+from hopgraph.retrieval._legal_types import DEFAULT_BODY_WEIGHT
 from tests.retrieval_fixtures import HashEmbedder
 
 T = TypeVar("T")
@@ -111,6 +112,26 @@ def test_rerank_parameters_carry_the_question_side() -> None:
     LegalRetriever(runner, HashEmbedder(), config=RetrievalConfig(heading_weight=0.45)).retrieve(
         "mức hưởng", k=3)
     assert runner.calls[-1][1]["w_heading"] == 0.45
+
+
+def test_body_grams_leave_out_pairs_of_stopwords() -> None:
+    grams = body_grams("viên chức có được ký hợp đồng vụ, việc không?")
+    assert "hợp đồng" in grams and "đồng vụ" in grams and "vụ việc" in grams
+    assert "có được" not in grams  # two function words: no phrase
+    assert "chức có" in grams  # one content syllable is enough
+    assert grams == sorted(grams) and body_grams("có được không") == []
+
+
+def test_body_weight_reaches_the_query_and_flat_sends_zero() -> None:
+    runner = FakeRunner(_answers())
+    LegalRetriever(runner, HashEmbedder()).retrieve("ký hợp đồng vụ việc", k=3)
+    params = runner.calls[-1][1]
+    assert params["w_body"] == DEFAULT_BODY_WEIGHT and "hợp đồng" in params["q_body"]
+    LegalRetriever(runner, HashEmbedder(), config=RetrievalConfig(rerank=False)).retrieve(
+        "ký hợp đồng vụ việc", k=3)
+    assert runner.calls[-1][1]["w_body"] == 0.0
+    LegalRetriever(runner, HashEmbedder()).retrieve("có được không", k=3)
+    assert runner.calls[-1][1]["q_body"] == [""]  # never an empty list (one plan per shape)
 
 
 @pytest.mark.parametrize(("question", "subject", "predicate"), [
