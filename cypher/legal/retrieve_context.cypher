@@ -112,29 +112,30 @@ LIMIT $candidates
 MATCH (u:LegalNode {id: id}) WHERE u:LegalUnit
 OPTIONAL MATCH (d:LegalNode {id: u.doc_id}) WHERE d:Document
 // A clause or point has no heading of its own: it stands under the heading of its article and
-// scores by that one (else the article would outrank its own clause on the heading alone).
+// scores by that one (else the article would outrank its own clause on the heading alone). Its
+// article is also the scope of its body phrases, below (scope: the article, or the unit itself).
 CALL (u) {
-  OPTIONAL MATCH (a:Article)-[:CONTAINS*1..3]->(u) WHERE u.heading IS NULL
-  WITH collect(a.heading) AS above
-  RETURN coalesce(u.heading, head(above), '') AS heading
+  OPTIONAL MATCH (a:Article)-[:CONTAINS*1..3]->(u) WHERE NOT u:Article
+  WITH collect(a) AS above
+  RETURN coalesce(u.heading, head(above).heading, '') AS heading, coalesce(head(above), u) AS scope
 }
 // Re-rank: the question's own mentions of the candidate's document (number, or title without
 // its year) and article, and how much of the unit's heading the question repeats as a phrase
 // (share of the heading's syllable bigrams; a one-syllable heading: the syllable). Names and
 // headings are folded as the question is: lower case, runs of whitespace as one space.
-WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, heading,
+WITH id, u, scope, dense, sparse, dense_norm, sparse_norm, fused, heading,
   apoc.text.join([w IN apoc.text.split(toLower(coalesce(d.number, '')), '(?U)\\s+') WHERE w <> ''], ' ') AS number,
   apoc.text.replace(
     apoc.text.join([w IN apoc.text.split(toLower(coalesce(d.title, '')), '(?U)\\s+') WHERE w <> ''], ' '),
     ' (?:năm )?[0-9]{4}$', '') AS title_key,
   [w IN apoc.text.split(toLower(heading), '[^\\p{L}\\p{N}_]+') WHERE w <> ''] AS syl
-WITH id, u, dense, sparse, dense_norm, sparse_norm, fused,
+WITH id, u, scope, dense, sparse, dense_norm, sparse_norm, fused,
   CASE WHEN number <> '' AND number IN $doc_numbers THEN 1.0
     WHEN size(title_key) >= 8 AND $q_fold CONTAINS title_key THEN 1.0
     ELSE 0.0 END AS doc_hit,
   apoc.coll.toSet(CASE WHEN size(syl) = 1 THEN syl
     ELSE [i IN range(0, size(syl) - 2) | syl[i] + ' ' + syl[i + 1]] END) AS grams
-WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, doc_hit,
+WITH id, u, scope, dense, sparse, dense_norm, sparse_norm, fused, doc_hit,
   CASE WHEN doc_hit = 1.0 AND id CONTAINS ':D'
     AND toLower(split(last(split(id, ':D')), '.')[0]) IN $articles THEN 1.0 ELSE 0.0 END AS art_hit,
   CASE WHEN size(grams) = 0 THEN 0.0
@@ -154,10 +155,8 @@ CALL (u) {
 // candidate's article repeats, folded as the question is (null: no re-rank, or no bigram to look
 // for). A clause or point scores by its article's text, as it does by its article's heading: an
 // article's text holds its clauses', so on its own text the article would outrank each clause.
-CALL (u) {
-  WITH u WHERE $w_body > 0 AND $q_body <> ['']
-  OPTIONAL MATCH (a:Article)-[:CONTAINS*1..3]->(u)
-  WITH coalesce(a, u) AS scope LIMIT 1
+CALL (scope) {
+  WITH scope WHERE $w_body > 0 AND $q_body <> ['']
   // The text as its syllables between single spaces: a bigram with a space on either side
   // occurs in it exactly when its two syllables follow each other in the text (cheaper than
   // listing the text's bigrams).

@@ -259,9 +259,11 @@ def measure(runner: Neo4jRunner, n_queries: int, seed: int = 11) -> dict[str, An
     rng = np.random.default_rng(seed)
     emb = VectorEmbedder()
     retriever = LegalRetriever(runner, emb, config=RetrievalConfig(candidates=50))
+    no_body = RetrievalConfig(candidates=50, body_weight=0.0)
     full: list[float] = []
     vec: list[float] = []
     db: list[float] = []
+    db_no_body: list[float] = []
     trips: set[int] = set()
     worst: tuple[float, str, list[float], list[str]] = (0.0, "", [], [])
     qv = _vecs(rng, n_queries + 5)
@@ -274,8 +276,11 @@ def measure(runner: Neo4jRunner, n_queries: int, seed: int = 11) -> dict[str, An
         t = time.perf_counter()
         ctx = retriever.retrieve(q, k=10, as_of=date(2022, 1, 1))
         f_ms = (time.perf_counter() - t) * 1000
+        # the same retrieval without the body-phrase bonus, to show what that signal costs
+        nb_ms = retriever.retrieve(q, k=10, as_of=date(2022, 1, 1), config=no_body).db_ms
         if i < 5:  # warm-up
             continue
+        db_no_body.append(nb_ms)
         vec.append(v_ms)
         full.append(f_ms)
         db.append(ctx.db_ms)
@@ -287,6 +292,8 @@ def measure(runner: Neo4jRunner, n_queries: int, seed: int = 11) -> dict[str, An
             "db_p50_ms": percentile(db, 50), "db_p95_ms": percentile(db, 95),
             "ratio_db_p50": percentile(db, 50) / percentile(vec, 50),
             "ratio_full_p50": percentile(full, 50) / percentile(vec, 50),
+            "db_without_body_p50_ms": percentile(db_no_body, 50),
+            "ratio_db_p50_over_without_body": percentile(db, 50) / percentile(db_no_body, 50),
             "round_trips": sorted(trips), "worst": worst}
 
 
@@ -417,17 +424,20 @@ def write_results(results: list[dict[str, Any]], profile_text: str, args: argpar
           "tracing, references, provenance; one round trip); `full` adds question preparation and "
           "context assembly. `vector` = a plain "
           "vector top-10 (`legal/search_units_vector`) through the same runner, interleaved with "
-          "the full retrievals.", "",
+          "the full retrievals. `db, no body` = the same query with the body-phrase weight at 0, "
+          "interleaved too.", "",
           "| units | docs | versions | AMENDS | REFERS_TO | load s | vector p50 | vector p95 | "
-          "db p50 | db p95 | full p50 | full p95 | db/vector p50 |", "|---" * 13 + "|"]
+          "db p50 | db p95 | full p50 | full p95 | db/vector p50 | db, no body p50 |",
+          "|---" * 14 + "|"]
     for r in results:
         if "skipped" in r:
-            md.append(f"| {r['size']} | skipped: {r['skipped']} |" + " |" * 11)
+            md.append(f"| {r['size']} | skipped: {r['skipped']} |" + " |" * 12)
             continue
         md.append(f"| {r['units']} | {r['documents']} | {r['versions']} | {r['amends']} | "
                   f"{r['refers']} | {r['load_s']} | {r['vector_p50_ms']:.1f} | "
                   f"{r['vector_p95_ms']:.1f} | {r['db_p50_ms']:.1f} | {r['db_p95_ms']:.1f} | "
-                  f"{r['full_p50_ms']:.1f} | {r['full_p95_ms']:.1f} | {r['ratio_db_p50']:.2f} |")
+                  f"{r['full_p50_ms']:.1f} | {r['full_p95_ms']:.1f} | {r['ratio_db_p50']:.2f} | "
+                  f"{r.get('db_without_body_p50_ms', float('nan')):.1f} |")
     md.append("")
     for r in results:
         if "load_1m_before_measure" in r:
