@@ -267,7 +267,7 @@ def rerank_params(prepared: PreparedQuery, cfg: RetrievalConfig) -> dict[str, An
         w_article=W_ARTICLE_MENTION if cfg.rerank else 0.0,
         w_heading=cfg.heading_weight if cfg.rerank else 0.0,
         q_body=typed_list(body_grams(q_fold)),
-        w_body=cfg.body_weight if cfg.rerank else 0.0,
+        w_body=cfg.body_bonus(),
         w_definition=W_DEFINITION if cfg.rerank and prepared.subject else 0.0,
         definition_floor=DEFINITION_FLOOR,
     )

@@ -21,9 +21,12 @@ DEFAULT_CANDIDATES = 50
 # Re-rank bonus per share of a heading's syllable bigrams the question repeats; tuned on ALQAC
 # train_2023 only (tests/benchmarks/results/legal_retrieval_alqac.md).
 DEFAULT_HEADING_WEIGHT = 0.3
-# Re-rank bonus per share of the question's syllable bigrams the candidate's own text repeats (a
-# phrase-match signal that bag-of-words BM25 and one pooled vector both lack); chosen on ALQAC
-# train_2023 only, inside the plateau 1.25-2.0 (legal_retrieval_alqac_grid_2023_body.md).
+# Re-rank bonus per share of the question's syllable bigrams the candidate's article text repeats
+# (a phrase-match signal that bag-of-words BM25 and one pooled vector both lack); chosen on ALQAC
+# train_2023 only, inside the plateau 1.25-2.0 (legal_retrieval_alqac_grid_2023_body.md). Applied
+# by default when candidates are articles: at unit granularity an article and all its clauses
+# share one bonus and crowd the top k (on the shipped sample questions it lowered the gold of 3
+# of 12 questions and lifted none), so there the default is 0.
 DEFAULT_BODY_WEIGHT = 1.5
 DEFAULT_RRF_K = 60
 DEFAULT_MAX_ITEMS = 40
@@ -70,7 +73,9 @@ class RetrievalConfig:
             bigrams that the question repeats.
         body_weight: re-rank bonus times the share of the question's syllable bigrams (those
             not made of two function words) that the candidate's text repeats (a clause or
-            point: the text of its article, as for the heading).
+            point: the text of its article, as for the heading; a part, chapter or section:
+            none). ``None``: ``DEFAULT_BODY_WEIGHT`` at article granularity, 0 at unit
+            granularity (see :meth:`body_bonus`).
         propagate: trace validity and expand references; ``False`` returns seeds only.
         clean_query: the full-text branch leaves out question boilerplate and function words
             (``LEXICAL_STOPWORDS``); ``False`` searches every word of the question.
@@ -87,13 +92,22 @@ class RetrievalConfig:
     granularity: Granularity = "unit"
     rerank: bool = True
     heading_weight: float = DEFAULT_HEADING_WEIGHT
-    body_weight: float = DEFAULT_BODY_WEIGHT
+    body_weight: float | None = None
     propagate: bool = True
     clean_query: bool = True
     max_items: int = DEFAULT_MAX_ITEMS
     max_chars: int = DEFAULT_MAX_CHARS
     max_chain_depth: int = DEFAULT_MAX_CHAIN_DEPTH
     max_references: int = DEFAULT_MAX_REFERENCES
+
+    def body_bonus(self) -> float:
+        """The body-phrase weight in effect: ``body_weight`` when set, else
+        ``DEFAULT_BODY_WEIGHT`` for article candidates and 0 for units; 0 without re-ranking."""
+        if not self.rerank:
+            return 0.0
+        if self.body_weight is not None:
+            return self.body_weight
+        return DEFAULT_BODY_WEIGHT if self.granularity == "article" else 0.0
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@
 // param p_grams: list<string> -- syllable bigrams of what the question says the term is ([''] : nothing said)
 // param w_definition: float -- re-rank bonus when the candidate (or a clause of it) DEFINES q_subject (0: none)
 // param q_body: list<string> -- the folded question's syllable bigrams but those of two stopwords ([''] : none)
-// param w_body: float -- re-rank bonus times the share of q_body that the text of the candidate's article (or its own, outside an article) repeats (0: none)
+// param w_body: float -- re-rank bonus times the share of q_body that the text of the candidate's article (or its own, outside an article; none for a part, chapter or section) repeats (0: none)
 // param definition_floor: float -- share of w_definition for naming the term; the rest scales with the share of p_grams the definition repeats
 // param max_depth: int -- longest change chain followed (at most 10); longer chains are reported as cut
 // param max_refs: int -- most REFERS_TO targets per seed or successor
@@ -113,11 +113,14 @@ MATCH (u:LegalNode {id: id}) WHERE u:LegalUnit
 OPTIONAL MATCH (d:LegalNode {id: u.doc_id}) WHERE d:Document
 // A clause or point has no heading of its own: it stands under the heading of its article and
 // scores by that one (else the article would outrank its own clause on the heading alone). Its
-// article is also the scope of its body phrases, below (scope: the article, or the unit itself).
+// article is also the scope of its body phrases, below (scope: the article, or the unit itself;
+// none for a part, chapter or section, whose text is that of all its articles together).
 CALL (u) {
   OPTIONAL MATCH (a:Article)-[:CONTAINS*1..3]->(u) WHERE NOT u:Article
   WITH collect(a) AS above
-  RETURN coalesce(u.heading, head(above).heading, '') AS heading, coalesce(head(above), u) AS scope
+  RETURN coalesce(u.heading, head(above).heading, '') AS heading,
+    CASE WHEN u:Part OR u:Chapter OR u:Section OR u:Subsection THEN null
+      ELSE coalesce(head(above), u) END AS scope
 }
 // Re-rank: the question's own mentions of the candidate's document (number, or title without
 // its year) and article, and how much of the unit's heading the question repeats as a phrase
@@ -152,15 +155,16 @@ CALL (u) {
     ELSE toFloat(size([g IN $p_grams WHERE g IN grams])) / size($p_grams) END) AS definition
 }
 // Phrases the other way round: the share of the question's bigrams ($q_body) that the text of the
-// candidate's article repeats, folded as the question is (null: no re-rank, or no bigram to look
-// for). A clause or point scores by its article's text, as it does by its article's heading: an
-// article's text holds its clauses', so on its own text the article would outrank each clause.
+// candidate's article repeats, folded as the question is (null: no re-rank, no bigram to look
+// for, or a part, chapter or section). A clause or point scores by its article's text, as it
+// does by its article's heading: an article's text holds its clauses', so on its own text the
+// article would outrank each clause.
 CALL (scope) {
-  WITH scope WHERE $w_body > 0 AND $q_body <> ['']
+  WITH scope WHERE scope IS NOT NULL AND $w_body > 0 AND $q_body <> ['']
   // The text as its syllables between single spaces: a bigram with a space on either side
   // occurs in it exactly when its two syllables follow each other in the text (cheaper than
   // listing the text's bigrams).
-  WITH ' ' + apoc.text.regreplace(toLower(coalesce(scope.text, '')), '[^\\p{L}\\p{N}_]+', ' ') + ' ' AS spaced
+  WITH ' ' + apoc.text.replace(toLower(coalesce(scope.text, '')), '[^\\p{L}\\p{N}_]+', ' ') + ' ' AS spaced
   RETURN max(toFloat(size([g IN $q_body WHERE spaced CONTAINS ' ' + g + ' '])) / size($q_body)) AS body
 }
 WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, overlap, definition, body,

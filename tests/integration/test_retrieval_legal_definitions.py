@@ -102,8 +102,7 @@ def test_definitional_question_lifts_the_defining_article(retriever: LegalRetrie
     # last three ("chồng đúng", "đúng hay", "hay sai") are in the definition
     assert scores["definition"] == pytest.approx(9 / 12)
     assert scores["rerank"] == pytest.approx(
-        scores["fused"] + 0.3 * scores["heading"] + 1.5 * scores["body"]
-        + 0.7 * (0.5 + 0.5 * 9 / 12))
+        scores["fused"] + 0.3 * scores["heading"] + 0.7 * (0.5 + 0.5 * 9 / 12))
     assert "definition" not in _seed_scores(ctx)[f"{LAW}:D8"]
     flat = retriever.retrieve(q, k=3, as_of="2024-01-01", config=RetrievalConfig(rerank=False))
     assert flat.seeds[0] != f"{LAW}:D3"

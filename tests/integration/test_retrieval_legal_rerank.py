@@ -98,9 +98,10 @@ def test_document_and_article_numbers_in_the_question(retriever: LegalRetriever)
                              k=2, as_of="2024-01-01")
     assert ctx.seeds[0] == "43/2019/QH14:D11"
     scores = _scores(ctx)["43/2019/QH14:D11"]
-    # document (0.15) and article (0.3) bonuses, plus the heading and body shares
-    assert scores["rerank"] == pytest.approx(
-        scores["fused"] + 0.15 + 0.3 + 0.3 * scores["heading"] + 1.5 * scores["body"])
+    # document (0.15) and article (0.3) bonuses, plus the heading share (units: no body bonus
+    # unless asked)
+    assert scores["rerank"] == pytest.approx(scores["fused"] + 0.15 + 0.3 + 0.3 * scores["heading"])
+    assert "body" not in scores
 
 
 def test_the_questions_phrases_in_a_body_lift_it(runner: Neo4jRunner) -> None:
@@ -113,7 +114,8 @@ def test_the_questions_phrases_in_a_body_lift_it(runner: Neo4jRunner) -> None:
         _article(doc, "9", "Hợp đồng làm việc",
                  "Cơ quan ký với tổ chức khác hợp đồng làm việc; vụ được tính riêng."),
     ], [])
-    retriever = LegalRetriever(runner, SameVector())  # type: ignore[arg-type]
+    retriever = LegalRetriever(  # type: ignore[arg-type]
+        runner, SameVector(), config=RetrievalConfig(granularity="article"))
     q = "Viên chức được ký hợp đồng vụ, việc với cơ quan, tổ chức khác"
     ctx = retriever.retrieve(q, k=2, as_of="2024-01-01")
     scores = _scores(ctx)
@@ -123,16 +125,23 @@ def test_the_questions_phrases_in_a_body_lift_it(runner: Neo4jRunner) -> None:
     assert scores[f"{doc}:D9"]["body"] < 0.5
     d14 = scores[f"{doc}:D14"]
     assert d14["rerank"] == pytest.approx(d14["fused"] + 0.3 * d14["heading"] + 1.5 * d14["body"])
-    flat = retriever.retrieve(q, k=2, as_of="2024-01-01", config=RetrievalConfig(rerank=False))
+    flat = retriever.retrieve(q, k=2, as_of="2024-01-01",
+                              config=RetrievalConfig(granularity="article", rerank=False))
     assert "body" not in _scores(flat)[flat.seeds[0]]
-    # a clause scores by its article's text (else the article, whose text holds the clause's,
-    # would outrank it on the body alone)
+    # at unit granularity, when asked for: a clause scores by its article's text (else the
+    # article, whose text holds the clause's, would outrank it on the body alone)
     write_graph(runner.driver, [], [
         {"id": f"{doc}:D14.K2", "doc_id": doc, "level": "Clause", "number": "2", "path": "D14.K2",
          "parent": f"{doc}:D14", "text": "Được ký hợp đồng vụ, việc.", "citation": None,
-         "embedding": SameVector().embed_query("")}], [])
-    units = _scores(retriever.retrieve(q, k=3, as_of="2024-01-01"))
+         "embedding": SameVector().embed_query("")},
+        # a chapter's text is all its articles' together: it gets no body score
+        {"id": f"{doc}:C1", "doc_id": doc, "level": "Chapter", "number": "I", "path": "C1",
+         "heading": "Quy định chung", "text": "Được ký hợp đồng vụ, việc với cơ quan, tổ chức khác.",
+         "citation": None, "embedding": SameVector().embed_query("")}], [])
+    units = _scores(retriever.retrieve(q, k=4, as_of="2024-01-01",
+                                       config=RetrievalConfig(body_weight=1.5)))
     assert units[f"{doc}:D14.K2"]["body"] == units[f"{doc}:D14"]["body"] == pytest.approx(11 / 13)
-    # a weight of 0 leaves the body out of the score
-    off = retriever.retrieve(q, k=2, as_of="2024-01-01", config=RetrievalConfig(body_weight=0.0))
-    assert _scores(off)[f"{doc}:D14"].get("body") is None
+    assert "body" not in units[f"{doc}:C1"]
+    # the unit-granularity default leaves the body out of the score
+    off = _scores(retriever.retrieve(q, k=3, as_of="2024-01-01", config=RetrievalConfig()))
+    assert off[f"{doc}:D14"].get("body") is None

@@ -122,14 +122,22 @@ def test_body_grams_leave_out_pairs_of_stopwords() -> None:
     assert grams == sorted(grams) and body_grams("có được không") == []
 
 
-def test_body_weight_reaches_the_query_and_flat_sends_zero() -> None:
+@pytest.mark.parametrize(("config", "weight"), [
+    (RetrievalConfig(granularity="article"), DEFAULT_BODY_WEIGHT),
+    (RetrievalConfig(), 0.0),  # units: an article and its clauses would share one bonus
+    (RetrievalConfig(body_weight=0.8), 0.8),  # set: as given, at any granularity
+    (RetrievalConfig(granularity="article", body_weight=0.0), 0.0),
+    (RetrievalConfig(granularity="article", rerank=False), 0.0),  # flat hybrid
+])
+def test_body_weight_in_effect(config: RetrievalConfig, weight: float) -> None:
     runner = FakeRunner(_answers())
-    LegalRetriever(runner, HashEmbedder()).retrieve("ký hợp đồng vụ việc", k=3)
+    LegalRetriever(runner, HashEmbedder(), config=config).retrieve("ký hợp đồng vụ việc", k=3)
     params = runner.calls[-1][1]
-    assert params["w_body"] == DEFAULT_BODY_WEIGHT and "hợp đồng" in params["q_body"]
-    LegalRetriever(runner, HashEmbedder(), config=RetrievalConfig(rerank=False)).retrieve(
-        "ký hợp đồng vụ việc", k=3)
-    assert runner.calls[-1][1]["w_body"] == 0.0
+    assert params["w_body"] == weight and "hợp đồng" in params["q_body"]
+
+
+def test_a_question_of_stopwords_sends_no_body_bigram() -> None:
+    runner = FakeRunner(_answers())
     LegalRetriever(runner, HashEmbedder()).retrieve("có được không", k=3)
     assert runner.calls[-1][1]["q_body"] == [""]  # never an empty list (one plan per shape)
 
