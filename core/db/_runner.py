@@ -19,6 +19,7 @@ from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavaila
 
 from hopgraph.cypher import CypherQuery, QueryRegistry, load_registry
 from hopgraph.errors import AuthenticationFailed, DatabaseError, DatabaseUnavailable
+from hopgraph.settings import DEFAULT_QUERY_TIMEOUT_S
 
 Record = dict[str, Any]
 T = TypeVar("T")
@@ -54,14 +55,22 @@ class QueryRunner(Protocol):
 
 
 class Neo4jRunner:
-    """A :class:`QueryRunner` over a real Neo4j driver."""
+    """A :class:`QueryRunner` over a real Neo4j driver.
+
+    Args:
+        driver: an open driver (:func:`connect`).
+        database: the database every query runs in.
+        timeout_s: server-side limit of each query, in seconds (``HOPGRAPH_QUERY_TIMEOUT``'s
+            default when not given).
+        registry: the registered queries (default: those shipped in ``cypher/``).
+    """
 
     def __init__(
         self,
         driver: neo4j.Driver,
         *,
         database: str,
-        timeout_s: float,
+        timeout_s: float = DEFAULT_QUERY_TIMEOUT_S,
         registry: QueryRegistry | None = None,
     ) -> None:
         self.driver = driver

@@ -102,3 +102,13 @@ def test_shipped_fragment_is_shared_by_both_legal_queries() -> None:
     full = registry["legal/retrieve_context"].text
     shared = "MATCH (s:LegalNode {id: seed_ids[seed_rank]}) WHERE s:LegalUnit"
     assert shared in trace and shared in full
+
+
+def test_runner_takes_the_settings_default_timeout() -> None:
+    # The README's query-API example builds a runner without a timeout.
+    from hopgraph.db import Neo4jRunner
+    from hopgraph.settings import DEFAULT_QUERY_TIMEOUT_S
+
+    runner = Neo4jRunner(object(), database="neo4j")  # type: ignore[arg-type]  # no call made
+    assert runner.timeout_s == DEFAULT_QUERY_TIMEOUT_S
+    assert runner._query("admin/count_nodes", {}).timeout == DEFAULT_QUERY_TIMEOUT_S
