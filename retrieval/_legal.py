@@ -252,9 +252,15 @@ def rerank_params(prepared: PreparedQuery, cfg: RetrievalConfig) -> dict[str, An
     A question that repeats a heading's phrases ("trách nhiệm của cơ quan đăng ký cư trú")
     names the article's subject; shared single words ("của", "người") do not, so a heading
     scores by the share of its syllable bigrams the question contains (a one-syllable
-    heading: the syllable itself). The other way round, a candidate's own text scores by the
-    share of the question's bigrams it repeats (:func:`body_grams`).
+    heading: the syllable itself). The other way round, the text of a candidate's article scores
+    by the share of the question's bigrams it repeats (:func:`body_grams`).
+
+    Raises:
+        RetrievalError: a negative heading or body weight.
     """
+    for name, weight in (("heading_weight", cfg.heading_weight), ("body_weight", cfg.body_weight)):
+        if weight is not None and not weight >= 0.0:
+            raise RetrievalError(f"{name} must be a number >= 0, got {weight}")
     q_fold = fold(prepared.question)
     return dict(
         q_fold=q_fold,

@@ -136,6 +136,17 @@ def test_body_weight_in_effect(config: RetrievalConfig, weight: float) -> None:
     assert params["w_body"] == weight and "hợp đồng" in params["q_body"]
 
 
+@pytest.mark.parametrize("config", [
+    RetrievalConfig(body_weight=-1.0), RetrievalConfig(heading_weight=-0.1),
+    RetrievalConfig(body_weight=float("nan")),
+])
+def test_a_negative_weight_is_refused_before_the_database(config: RetrievalConfig) -> None:
+    runner = FakeRunner(_answers())
+    with pytest.raises(RetrievalError, match="weight must be a number >= 0"):
+        LegalRetriever(runner, HashEmbedder(), config=config).retrieve("mức hưởng", k=3)
+    assert runner.calls == []
+
+
 def test_a_question_of_stopwords_sends_no_body_bigram() -> None:
     runner = FakeRunner(_answers())
     LegalRetriever(runner, HashEmbedder()).retrieve("có được không", k=3)
