@@ -138,6 +138,7 @@ def main() -> None:
             "false-abstention rate on answerable questions."
         )
         table = render_markdown(rows, header=header)
+        RESULTS.mkdir(exist_ok=True)
         if chat is not None and args.judge:
             # Whether the judge orders a reference above a mismatched one (the column's validity).
             check = check_judge(chat, questions)
@@ -146,7 +147,6 @@ def main() -> None:
                 {**asdict(check), "informative": check.informative}, indent=2), encoding="utf-8")
         if chat is not None:
             table += f"\nLLM adapter totals: {json.dumps(chat.usage.as_dict())}\n"
-        RESULTS.mkdir(exist_ok=True)
         (RESULTS / f"{name}.md").write_text(table, encoding="utf-8")
         (RESULTS / f"{name}.json").write_text(
             json.dumps([asdict(r) for r in rows], ensure_ascii=False, indent=2), encoding="utf-8")

@@ -444,7 +444,7 @@ def write_results(results: list[dict[str, Any]], profile_text: str, args: argpar
                   f"{r['refers']} | {r['load_s']} | {r['vector_p50_ms']:.1f} | "
                   f"{r['vector_p95_ms']:.1f} | {r['db_p50_ms']:.1f} | {r['db_p95_ms']:.1f} | "
                   f"{r['full_p50_ms']:.1f} | {r['full_p95_ms']:.1f} | {r['ratio_db_p50']:.2f} | "
-                  f"{r.get('db_without_body_p50_ms', float('nan')):.1f} |")
+                  f"{r['db_without_body_p50_ms']:.1f} |")
     md.append("")
     for r in results:
         if "load_1m_before_measure" in r:
