@@ -117,6 +117,7 @@ class NewUnit:
     heading: str | None = None
     line: int | None = None
     own_text: str = ""  # the wording before its first sub-unit (references are read here)
+    not_before: date | None = None  # the amending document's issue date: never in force before
 
 
 @dataclass

@@ -322,6 +322,7 @@ class _Extractor:
                     id=new_id, doc_id=target_doc, level=level, number=node.number or
                     node_path.split(".")[-1].lstrip("DK"), path=node_path, text=node.text,
                     valid_from=effective, by_doc=self.doc_id, kind="version", target_id=target_id,
+                    not_before=self.doc.meta.issue_date,
                     own_text=node.own_text if node.level != "Text" else node.text,
                     parent_id=parent_new, heading=node.heading, line=node.line))
             else:
@@ -332,6 +333,7 @@ class _Extractor:
                     id=new_id, doc_id=target_doc, level=level, number=node.number or
                     node_path.split(".")[-1].lstrip("DK"), path=node_path, text=node.text,
                     valid_from=effective, by_doc=self.doc_id, kind="inserted",
+                    not_before=self.doc.meta.issue_date,
                     own_text=node.own_text if node.level != "Text" else node.text,
                     parent_id=parent_id,
                     inserted_after=(f"{target_doc}:{anchor_path}" if anchor_path and node is frag

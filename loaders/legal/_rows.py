@@ -109,6 +109,8 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
             "label": f"{_word(new.level)} {new.number}",
             "heading": new.heading, "text": new.text, "text_segmented": segment(new.text),
             "ordinal": None, "valid_from": new.valid_from,
+            # unknown is a value: no start date found in the amending document's text
+            "valid_from_unknown": new.valid_from is None, "not_before": new.not_before,
             "citation": citation(chain_parts, _label_for(target_doc_label)),
             "source_line": new.line, "amended_by": new.by_doc if new.kind == "version" else None,
             "supplemented_by": new.by_doc if new.kind == "inserted" else None,
