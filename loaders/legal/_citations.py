@@ -8,8 +8,9 @@ that no name index knows stays unresolved.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from datetime import date
 
 from hopgraph.loaders.legal._ids import (
     DOC_NUMBER,
@@ -35,7 +36,7 @@ _CHAIN = re.compile(
 DOC_TYPE_WORDS = (r"Thông tư liên tịch|Nghị quyết liên tịch|Văn bản hợp nhất|Bộ luật|Luật|Nghị định|"
                   r"Thông tư|Quyết định|Nghị quyết|Pháp lệnh|Hiến pháp|Chỉ thị")
 _DOC_AFTER = re.compile(
-    rf"^\s*,?\s*(?:của\s+|tại\s+|thuộc\s+|theo\s+)?(?P<dtype>{DOC_TYPE_WORDS})(?![\wÀ-ỹ])(?P<rest>[^;:()\[\]\n]{{0,160}})",
+    rf"^\s*[,\-–]?\s*(?:của\s+|tại\s+|thuộc\s+|theo\s+)?(?P<dtype>{DOC_TYPE_WORDS})(?![\wÀ-ỹ])(?P<rest>[^;:()\[\]\n]{{0,160}})",
 )
 _THIS = re.compile(r"^\s*này(?![\wÀ-ỹ])")
 _NUMBER = re.compile(rf"(?<![\w/])(?:số\s+)?({DOC_NUMBER}|{OLD_DOC_NUMBER})(?![\w/])")
@@ -91,8 +92,26 @@ def _range(a: str | None, b: str | None) -> list[str] | None:
     return [str(i) for i in range(int(a), int(b) + 1)]
 
 
+_YEAR = re.compile(r"(?:\bnăm\s+|[\s,]+)(\d{4})(?:\s*\)?)?$|\bnăm\s+(\d{4})\b", re.IGNORECASE)
+
+
+def name_year(scope: str) -> int | None:
+    """The year a document name carries (``Luật Doanh nghiệp 2020``, ``… ngày 29 tháng 6 năm
+    2001``, ``Luật Đất đai năm 2013``), or None."""
+    for m in _YEAR.finditer(scope):
+        year = int(m.group(1) or m.group(2))
+        if 1945 <= year <= 2100:
+            return year
+    return None
+
+
 def doc_after(text: str, names: Mapping[str, str] | None) -> DocRef:
-    """The document named right after a citation (``của Luật này``, ``Nghị định số X``)."""
+    """The document named right after a citation (``của Luật này``, ``Nghị định số X``).
+
+    A name with a number gives the number, except when the number names no known document and
+    the name does (a text citing its amended law by title and a mistyped number); a name
+    without a number is looked up by title (and year, when the text gives one).
+    """
     m = _DOC_AFTER.match(text)
     if m is None:
         return DocRef("none")
@@ -103,30 +122,127 @@ def doc_after(text: str, names: Mapping[str, str] | None) -> DocRef:
     scope = rest[: stop.start()] if stop else rest
     num = _NUMBER.search(scope)
     if num:
-        return DocRef("number", number=normalise_doc_number(num.group(1)),
+        number = normalise_doc_number(num.group(1))
+        name = _clean_name(m.group("dtype") + scope[: num.start()])
+        known = getattr(names, "numbers", None)
+        if known is not None and number not in known and name:
+            by_name = lookup_name(name, names, name_year(scope[: num.start()]))
+            if by_name and by_name in known:
+                number = by_name
+        return DocRef("number", number=number, name=name or None,
                       end=m.start("rest") + num.end())
-    name = (m.group("dtype") + scope).strip(" ,")
-    cut = _NAME_END.search(name)
-    if cut:
-        name = name[: cut.start()]
-    number = lookup_name(name, names)
+    name = _clean_name(m.group("dtype") + scope)
+    number = lookup_name(name, names, name_year(scope))
     if number:
         return DocRef("number", number=number, name=name, end=m.start("rest") + len(scope))
     return DocRef("name", name=name, end=m.start("rest") + len(scope))
 
 
+def _clean_name(raw: str) -> str:
+    name = re.sub(r"\s+", " ", raw).strip(" ,-–")
+    cut = _NAME_END.search(name + " ")
+    if cut:
+        name = name[: cut.start()]
+    name = re.sub(r"\s+\d{4}$", "", name)
+    return name.strip(" ,-–")
+
+
 def name_key(name: str) -> str:
     """A comparable form of a document name: lower case, single spaces, no trailing words."""
-    key = re.sub(r"\s+", " ", name.lower()).strip(" ,.;")
+    key = re.sub(r"\s+", " ", name.lower()).strip(" ,.;-–")
     key = re.sub(r"\s+(?:số|ngày|năm)\b.*$", "", key)
+    key = re.sub(r"\s+\d{4}$", "", key)
     return key
 
 
-def lookup_name(name: str, names: Mapping[str, str] | None) -> str | None:
-    """The number of the one document known by exactly this name, else None."""
+class NameIndex(Mapping[str, str]):
+    """Document names to numbers: the titles of known documents with their issue dates, and the
+    names texts state beside a number (``Luật quản lý thuế số 78/2006/QH11``).
+
+    A name several known documents carry (``Luật Đất đai`` of 2013 and of 2024) resolves with the
+    year the citing text gives, else to the latest one issued on or before ``as_of`` (the citing
+    document's issue date: the law a lawyer reads as "the" Luật Đất đai on that day).
+    ``numbers`` are the documents known to exist (loaded or being loaded).
+    """
+
+    def __init__(self, as_of: date | None = None) -> None:
+        self._by_key: dict[str, dict[str, date | None]] = {}
+        self.numbers: set[str] = set()
+        self.as_of = as_of
+
+    def add(self, name: str, number: str, issued: date | None = None, *,
+            known: bool = True) -> None:
+        key = name_key(name)
+        if not key or len(key) < 4:
+            return
+        number = normalise_doc_number(number)
+        entry = self._by_key.setdefault(key, {})
+        if issued is not None or number not in entry:
+            entry[number] = issued
+        if known:
+            self.numbers.add(number)
+
+    def scoped(self, as_of: date | None, local: Mapping[str, str] | None = None) -> NameIndex:
+        """A view for one citing document: its date, and the names its own text states."""
+        out = NameIndex(as_of)
+        out._by_key = {k: dict(v) for k, v in self._by_key.items()}
+        out.numbers = self.numbers
+        for key, number in (local or {}).items():
+            out._by_key[key] = {number: None}
+        return out
+
+    def resolve(self, key: str, year: int | None = None) -> str | None:
+        entry = self._by_key.get(key)
+        if not entry:
+            return None
+        if len(entry) == 1:
+            number = next(iter(entry))
+            issued = entry[number]
+            if year is not None and issued is not None and issued.year != year and (
+                    f"/{year}/" not in number):
+                return None
+            return number
+        items = list(entry.items())
+        if year is not None:
+            hits = [n for n, d in items if (d is not None and d.year == year) or f"/{year}/" in n]
+            return hits[0] if len(hits) == 1 else None
+        dated = [(d, n) for n, d in items if d is not None and (self.as_of is None or d <= self.as_of)]
+        return max(dated)[1] if dated else None
+
+    def __getitem__(self, key: str) -> str:
+        number = self.resolve(key)
+        if number is None:
+            raise KeyError(key)
+        return number
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_key)
+
+    def __len__(self) -> int:
+        return len(self._by_key)
+
+
+def lookup_name(name: str, names: Mapping[str, str] | None, year: int | None = None) -> str | None:
+    """The number of the one document known by this name (and year), else None."""
     if not names:
         return None
-    return names.get(name_key(name))
+    key = name_key(name)
+    if isinstance(names, NameIndex):
+        return names.resolve(key, year)
+    return names.get(key)
+
+
+def stated_names(lines: list[str]) -> dict[str, str]:
+    """Names a text states beside a number (``Luật Sở hữu trí tuệ số 50/2005/QH11``)."""
+    out: dict[str, str] = {}
+    for text in lines:
+        for m in DOC_MENTION.finditer(text):
+            ref = doc_after(text[m.start():], None)
+            if ref.kind == "number" and ref.number and ref.name:
+                key = name_key(ref.name)
+                if len(key.split()) >= 2 and not re.search(r"\b(?:này|sửa đổi)\b", key):
+                    out.setdefault(key, ref.number)
+    return out
 
 
 def find_citations(text: str, names: Mapping[str, str] | None = None) -> list[Citation]:

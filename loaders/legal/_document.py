@@ -15,6 +15,7 @@ from hopgraph.loaders.legal._ids import (
     normalise_doc_number,
     slugify,
 )
+from hopgraph.loaders.legal._layout import repair_layout
 from hopgraph.loaders.legal._model import DocumentMeta, ParsedDocument, Problem, Unit
 from hopgraph.loaders.legal._parser import parse_structure
 
@@ -193,6 +194,8 @@ def build_document(
     """
     from hopgraph.loaders.legal._relations import extract_relations
 
+    if not codification:
+        lines = repair_layout(lines)
     structure = parse_structure(lines, file, codification=codification)
     meta = meta_overrides or DocumentMeta(doc_id="")
     meta.source_file = meta.source_file or file

@@ -11,13 +11,16 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hopgraph.db import QueryRunner
 from hopgraph.errors import HopgraphError, IngestError
 from hopgraph.loaders.legal._formats import codification_names, expand_paths, read_file, read_text
+from hopgraph.loaders.legal._citations import NameIndex, stated_names
 from hopgraph.loaders.legal._model import ParsedDocument, Problem
+from hopgraph.loaders.legal._relations import extract_relations
 from hopgraph.loaders.legal._rows import DEFAULT_EMBED_CHARS, WritePlan, plan_document
 
 if TYPE_CHECKING:
@@ -113,19 +116,44 @@ def collect_names(files: Sequence[Path]) -> dict[str, str]:
     return names
 
 
-def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = None
+def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = None,
+                 known_documents: Sequence[tuple[str, str | None, date | None]] = ()
                  ) -> tuple[list[ParsedDocument], list[Problem], int]:
-    """Every document in ``paths`` parsed, the problems met, and the number of files read."""
+    """Every document in ``paths`` parsed, the problems met, and the number of files read.
+
+    Documents are read twice over: first their structure and header, then their relations,
+    with every title of the run and of ``known_documents`` (id, title, issue date: what the
+    graph holds) as names, so an amending text that names its law by title finds it whatever
+    the order of the files or of the loads.
+    """
     files, problems = expand_paths([Path(p) for p in paths])
-    known = dict(collect_names(files))
-    known.update(names or {})
+    given = dict(collect_names(files))
+    given.update(names or {})
     docs: list[ParsedDocument] = []
     for f in files:
-        for item in read_file(f, known):
+        for item in read_file(f, given):
             if isinstance(item, ParsedDocument):
                 docs.append(item)
             else:
                 problems.append(item)
+    index = NameIndex()
+    for key, number in given.items():
+        index.add(key, number, known=False)
+    for doc_id, title, issued in known_documents:
+        if title:
+            index.add(title, doc_id, issued)
+        index.numbers.add(doc_id)
+    for doc in docs:
+        if doc.meta.title and doc.meta.source_format != "phapdien":
+            index.add(doc.meta.title, doc.meta.doc_id, doc.meta.issue_date)
+        index.numbers.add(doc.meta.doc_id)
+    for doc in docs:
+        if doc.meta.source_format == "phapdien":
+            continue
+        local = stated_names([t for _, t in doc.preamble] + [
+            u.heading or u.own_text.split("\n")[0] for u in doc.units
+            if u.level in ("Part", "Chapter", "Section", "Article")])
+        extract_relations(doc, index.scoped(doc.meta.issue_date, local), reset=True)
     return docs, problems, len(files)
 
 
@@ -170,7 +198,9 @@ def load_legal(
         raise ValueError("batch_size must be at least 1")
     report = LoadReport()
     t0 = time.perf_counter()
-    docs, problems, report.files = parse_inputs(paths, names)
+    known = [(r["id"], r["title"], _as_date(r["issue_date"]))
+             for r in runner.read("legal/list_document_names")]
+    docs, problems, report.files = parse_inputs(paths, names, known)
     report.skipped.extend(problems)
     segment = segmenter or default_segmenter()
     plans: list[tuple[ParsedDocument, WritePlan]] = []
@@ -217,6 +247,14 @@ def load_legal(
     report.derive_s = time.perf_counter() - t3
     report.graph = graph_counts(runner)
     return report
+
+
+def _as_date(value: object) -> date | None:
+    if value is None:
+        return None
+    to_native = getattr(value, "to_native", None)
+    native = to_native() if callable(to_native) else value
+    return native if isinstance(native, date) else None
 
 
 def derive(runner: QueryRunner) -> None:

@@ -494,8 +494,17 @@ def _level_of(path: str) -> str:
     return "Point"
 
 
-def extract_relations(doc: ParsedDocument, names: Mapping[str, str] | None = None) -> None:
-    """Fill ``doc.relations``, ``doc.new_units`` and ``doc.unresolved`` from its text."""
+def extract_relations(doc: ParsedDocument, names: Mapping[str, str] | None = None, *,
+                      reset: bool = False) -> None:
+    """Fill ``doc.relations``, ``doc.new_units`` and ``doc.unresolved`` from its text.
+
+    ``reset`` clears what an earlier pass found first (the loader reads relations again once
+    every document's title is known).
+    """
+    if reset:
+        doc.relations.clear()
+        doc.new_units.clear()
+        doc.unresolved.clear()
     ex = _Extractor(doc, names)
     ex.basis()
     ex.guides()

@@ -1,0 +1,117 @@
+"""Line layout repairs before the structure parser: what a text says stays, where it sits changes.
+
+Real copies of legal texts put units on lines in ways the markers' line-start rule cannot read:
+
+- **portal copies** repeat the document's name before some units (``Luật Doanh nghiệp 2020.
+  Điều 5. Bảo đảm …``) and sometimes a whole path (``… Điều 1. Sửa đổi … Khoản 3. Bổ sung …``);
+  the prefix is removed and a repeated path is cut into its units;
+- **a quote opening on the instruction's own line** (``… như sau: “4. Áp dụng …``) is moved to a
+  line of its own, so the quoted new wording is read as a quote;
+- **an instruction broken over two lines** (``1. Bổ sung các khoản 4, 5 và 6 vào`` /
+  ``Điều 4 như sau:``) is joined: a line that cannot start a unit (it opens in lower case, or
+  with ``Điều N`` followed by a lower-case word) continues a line with no closing punctuation.
+
+Line numbers are kept (a split line's parts share its number), so messages still name the
+source line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+Lines = list[tuple[int, str]]
+
+_MARKERS = r"(?:Điều|ĐIỀU|Chương|CHƯƠNG|Mục|MỤC|Phần|PHẦN|Tiểu mục|TIỂU MỤC|Phụ lục|PHỤ LỤC)"
+_PREFIXED = re.compile(rf"^(?P<prefix>[^“”\"]{{3,160}}?)\.\s+(?={_MARKERS}\s+[\dIVXLC])")
+_PATH_CLAUSE = re.compile(r"\.\s+Khoản\s+(\d{1,3}[a-zđ]?)\.\s+")
+_PATH_POINT = re.compile(r"\.\s+Điểm\s+([a-zđ])\)?\.?\s+")
+_ARTICLE_HEAD = re.compile(r"^(Điều\s+\d{1,4}[a-zđ]?)\.")
+_QUOTE_ON_LINE = re.compile(r"(?:như\s+sau|sau\s+đây)\s*:\s*(?=[“\"«])", re.IGNORECASE)
+_CLOSED = re.compile(r"[.:;!?”\"’»)\]]\s*$")
+_CONTINUATION = re.compile(r"^(?:[a-zà-ỹđ](?![\dđ]?\))|Điều\s+\d{1,4}[a-zđ]?\s+(?=[a-zà-ỹđ]))")
+_OPENS_UNIT = re.compile(r"^(?:\d{1,3}[a-zđ]?\.|[a-zđ]\d?\)|[-–+•])")
+
+
+def portal_prefix(lines: Lines) -> str | None:
+    """The name a portal copy repeats before units, when at least two unit lines carry it."""
+    counts: Counter[str] = Counter()
+    for _, text in lines:
+        m = _PREFIXED.match(text.strip())
+        if m and not re.match(rf"^{_MARKERS}\s", m.group("prefix")):
+            counts[m.group("prefix").strip()] += 1
+    if not counts:
+        return None
+    prefix, n = counts.most_common(1)[0]
+    return prefix if n >= 2 else None
+
+
+def _strip_portal(lines: Lines, prefix: str) -> Lines:
+    out: Lines = []
+    lead = prefix + "."
+    current_article: str | None = None
+    for line, raw in lines:
+        text = raw.strip()
+        if not text.startswith(lead):
+            out.append((line, raw))
+            continue
+        rest = text[len(lead):].strip()
+        head = _ARTICLE_HEAD.match(rest)
+        clause = _PATH_CLAUSE.search(rest)
+        if head and clause:
+            article_part, unit_part = rest[: clause.start()], rest[clause.start():]
+            if head.group(1) != current_article:
+                out.append((line, article_part))
+                current_article = head.group(1)
+            unit_part = _PATH_CLAUSE.sub(lambda m: f"\n{m.group(1)}. ", unit_part, count=1)
+            unit_part = _PATH_POINT.sub(lambda m: f"\n{m.group(1)}) ", unit_part, count=1)
+            out.extend((line, part) for part in unit_part.split("\n") if part.strip())
+            continue
+        if head:
+            current_article = head.group(1)
+        out.append((line, rest))
+    return out
+
+
+def _split_quotes(lines: Lines) -> Lines:
+    out: Lines = []
+    for line, raw in lines:
+        m = _QUOTE_ON_LINE.search(raw)
+        if m and m.end() < len(raw.rstrip()):
+            out.append((line, raw[: m.end()].rstrip()))
+            out.append((line, raw[m.end():].strip()))
+        else:
+            out.append((line, raw))
+    return out
+
+
+def _join_broken(lines: Lines) -> Lines:
+    out: Lines = []
+    for line, raw in lines:
+        text = raw.strip()
+        if out and text and _CONTINUATION.match(text):
+            prev_line, prev = out[-1]
+            prev_text = prev.strip()
+            if prev_text and not _CLOSED.search(prev_text) and not prev_text.startswith(
+                    ("“", '"')) and _instruction_like(prev_text):
+                out[-1] = (prev_line, f"{prev_text} {text}")
+                continue
+        out.append((line, raw))
+    return out
+
+
+_ACTION = re.compile(r"sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế|thay\s+cụm|bỏ\s+cụm", re.IGNORECASE)
+
+
+def _instruction_like(text: str) -> bool:
+    return bool(_OPENS_UNIT.match(text) and _ACTION.search(text)) or bool(
+        re.match(r"^(?:Sửa\s+đổi|Bổ\s+sung|Bãi\s+bỏ|Thay\s+thế)", text))
+
+
+def repair_layout(lines: Lines) -> Lines:
+    """The lines with portal prefixes removed, quotes split off, broken instructions joined."""
+    prefix = portal_prefix(lines)
+    if prefix is not None:
+        lines = _strip_portal(lines, prefix)
+    lines = _join_broken(lines)
+    return _split_quotes(lines)
