@@ -232,6 +232,27 @@ def lookup_name(name: str, names: Mapping[str, str] | None, year: int | None = N
     return names.get(key)
 
 
+_ISSUER_WORDS = re.compile(
+    r"\s+của\s+(?:quốc\s+hội|chính\s+phủ|ủy\s+ban\s+thường\s+vụ\s+quốc\s+hội|chủ\s+tịch\s+nước)"
+    r"(?:\s+nước\s+cộng\s+ho[àa]\s+xã\s+hội\s+chủ\s+nghĩa\s+việt\s+nam)?", re.IGNORECASE)
+
+
+def title_aliases(title: str) -> list[str]:
+    """Names a document's title is cited by: the title, and the old header form ``LUẬT CỦA QUỐC
+    HỘI … SỐ 29/2001/QH10 VỀ HẢI QUAN`` read as ``Luật Hải quan``."""
+    out = [title]
+    t = _ISSUER_WORDS.sub("", title)
+    t = re.sub(r"\s+số\s+\S+", "", t, flags=re.IGNORECASE)
+    t = re.sub(r"\s+ngày\s+\d{1,2}\s+tháng\s+\d{1,2}\s+năm\s+\d{4}", "", t, flags=re.IGNORECASE)
+    t = re.split(r"[.;:]|\s+(?:Để|Căn cứ)\s", t)[0].strip()
+    m = re.match(rf"^({DOC_TYPE_WORDS})\s+về\s+(.+)$", t, re.IGNORECASE)
+    if m:
+        t = f"{m.group(1)} {m.group(2)}"
+    if t and t != title:
+        out.append(t)
+    return out
+
+
 def stated_names(lines: list[str]) -> dict[str, str]:
     """Names a text states beside a number (``Luật Sở hữu trí tuệ số 50/2005/QH11``)."""
     out: dict[str, str] = {}

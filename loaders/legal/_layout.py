@@ -73,9 +73,17 @@ def _strip_portal(lines: Lines, prefix: str) -> Lines:
     return out
 
 
+_CLOSE_THEN_ARTICLE = re.compile(r"(?<=[”\"])\s*[.;]?\s*(?=Điều\s+\d{1,4}[a-zđ]?\.?\s+[A-ZĐÀ-Ỹ])")
+
+
 def _split_quotes(lines: Lines) -> Lines:
     out: Lines = []
     for line, raw in lines:
+        close = _CLOSE_THEN_ARTICLE.search(raw)
+        if close and close.start() > 0:
+            # new wording closed mid-line and the next article starts there ("…”Điều 2 Luật …")
+            out.append((line, raw[: close.start()].rstrip()))
+            raw = raw[close.end():]
         m = _QUOTE_ON_LINE.search(raw)
         if m and m.end() < len(raw.rstrip()):
             out.append((line, raw[: m.end()].rstrip()))

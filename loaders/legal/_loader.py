@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from hopgraph.db import QueryRunner
 from hopgraph.errors import HopgraphError, IngestError
+from hopgraph.loaders.legal._citations import NameIndex, stated_names, title_aliases
 from hopgraph.loaders.legal._formats import codification_names, expand_paths, read_file, read_text
-from hopgraph.loaders.legal._citations import NameIndex, stated_names
 from hopgraph.loaders.legal._model import ParsedDocument, Problem
 from hopgraph.loaders.legal._relations import extract_relations
 from hopgraph.loaders.legal._rows import DEFAULT_EMBED_CHARS, WritePlan, plan_document
@@ -140,12 +140,13 @@ def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = 
     for key, number in given.items():
         index.add(key, number, known=False)
     for doc_id, title, issued in known_documents:
-        if title:
-            index.add(title, doc_id, issued)
+        for alias in title_aliases(title or ""):
+            index.add(alias, doc_id, issued)
         index.numbers.add(doc_id)
     for doc in docs:
         if doc.meta.title and doc.meta.source_format != "phapdien":
-            index.add(doc.meta.title, doc.meta.doc_id, doc.meta.issue_date)
+            for alias in title_aliases(doc.meta.title):
+                index.add(alias, doc.meta.doc_id, doc.meta.issue_date)
         index.numbers.add(doc.meta.doc_id)
     for doc in docs:
         if doc.meta.source_format == "phapdien":

@@ -27,6 +27,19 @@ _CHAPTER = re.compile(r"^(?:CHƯƠNG|Chương)\s+([IVXLC]+[a-z]?|\d+[a-z]?)(?![\
 _SECTION = re.compile(r"^(?:MỤC|Mục)\s+(\d+[a-z]?|[IVXLC]+)(?![\w])\s*[.:\-–]?\s*(.*)$")
 _SUBSECTION = re.compile(r"^(?:TIỂU MỤC|Tiểu mục)\s+(\d+[a-z]?|[IVXLC]+)(?![\w])\s*[.:\-–]?\s*(.*)$")
 _ARTICLE = re.compile(r"^(?:Điều|ĐIỀU|Ðiều)\s+(\d{1,4}[a-zđ]?)\s*(?:[.:]\s*(.*)|$)")
+# "Điều 2 Sửa đổi, bổ sung …": a heading with no full stop; accepted only in sequence
+_ARTICLE_NO_DOT = re.compile(r"^(?:Điều|ĐIỀU)\s+(\d{1,4})\s+(?=[A-ZĐÀ-Ỹ])(.*)$")
+_ARTICLE_ANY = re.compile(r"^(?:Điều|ĐIỀU|Ðiều)\s+(\d{1,4}[a-zđ]?)(?:\s*[.:]|\s+(?=[A-ZĐÀ-Ỹ])|\s*$)")
+_INSTRUCTION_LINE = re.compile(
+    r"^(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|hủy\s+bỏ|huỷ\s+bỏ|thay\s+thế|thay\s+cụm|bỏ\s+cụm|bỏ\s+từ"
+    r"|(?:tên\s+|các\s+)?(?:điểm|khoản|điều|mục|chương|phụ\s+lục)\s[^“”\"]{0,150}?"
+    r"(?:được|bị)\s+(?:sửa|bổ|bãi|thay))",
+    re.IGNORECASE,
+)
+_FINAL_HEADING = re.compile(r"^(?:Hiệu\s+lực|Điều\s+khoản|Trách\s+nhiệm|Tổ\s+chức\s+thực\s+hiện"
+                            r"|Sửa\s+đổi|Bổ\s+sung|Bãi\s+bỏ|Quy\s+định\s+chuyển\s+tiếp)", re.IGNORECASE)
+_OWN_EFFECT = re.compile(r"^(?:\d{1,2}\.\s+)?(?:Luật|Bộ\s+luật|Nghị\s+định|Thông\s+tư|Quyết\s+định"
+                         r"|Nghị\s+quyết|Pháp\s+lệnh)\s+này\s+có\s+hiệu\s+lực")
 _CODIFIED_ARTICLE = re.compile(r"^(?:Điều)\s+(\d+(?:\.\d+)*\.[A-ZĐ]+(?:\.\d+)+[a-zđ]?)\.?\s*(.*)$")
 _CLAUSE = re.compile(r"^(\d{1,3}[a-zđ]?)\.(?:\s+(\S.*)|\s*$|(?=[A-ZĐÀ-Ỹ]))")
 _POINT = re.compile(r"^([a-zđ]\d?)\)\s*(.*)$")
@@ -89,6 +102,8 @@ class _Parser:
         self.pending_heading: Unit | None = None
         self.paths: set[str] = set()
         self.annex_count = 0
+        self.article_lines: dict[int, list[tuple[int, int]]] = {}
+        self.pos = 0
 
     # -- helpers -------------------------------------------------------------------------
     def warn(self, line: int, message: str) -> None:
@@ -162,6 +177,12 @@ class _Parser:
         if m and not self.codification:
             # (a codification numbers its articles with codes; "Điều 1." there is a form's text)
             return self._article(line, text, m.group(1), m.group(2))
+        m = _ARTICLE_NO_DOT.match(text)
+        if m and not self.codification and not self.fragment:
+            prev = self.last_article
+            expected = number_key(prev.number)[0] + 1 if prev is not None else 1
+            if int(m.group(1)) == expected:
+                return self._article(line, text, m.group(1), m.group(2))
         for pattern, level in ((_PART, "Part"), (_CHAPTER, "Chapter"), (_SUBSECTION, "Subsection"),
                                (_SECTION, "Section")):
             m = pattern.match(text)
@@ -219,16 +240,21 @@ class _Parser:
                 if self.fragment:
                     self.warn(line, f"duplicate Điều {number}")
                 else:
-                    raise IngestError(
-                        f"{self.file}:{line}: duplicate article number Điều {number} "
-                        f"(first at line {prev.line})"
-                    )
+                    self.warn(line, f"Điều {number} repeats the article at line {prev.line}: "
+                                    "treated as text")
+                    return False
             if new < old:
                 self.warn(line, f"Điều {number} after Điều {prev.number} is out of order: "
                                 "treated as text")
                 return False
-            if new[0] > old[0] + 1 and not new[1] and not self.fragment:
-                self.warn(line, f"numbering gap: Điều {number} follows Điều {prev.number}")
+            if not self.fragment and (new[0] > old[0] + 1 or (new[1] and new[0] != old[0])):
+                resume = self._resumes(old[0] + 1)
+                if resume is not None:
+                    self.warn(line, f"Điều {number} stands between Điều {prev.number} and "
+                                    f"Điều {old[0] + 1} (line {resume}): treated as text")
+                    return False
+                if not new[1]:
+                    self.warn(line, f"numbering gap: Điều {number} follows Điều {prev.number}")
         self.in_tail = False
         unit = self._open("Article", number, f"Điều {number}", line, _heading(rest), text)
         self.last_article = unit
@@ -292,19 +318,63 @@ class _Parser:
             self.pending_heading = unit
 
     # -- main loop -----------------------------------------------------------------------
+    def _resumes(self, number: int) -> int | None:
+        """The line of a later article marker ``Điều <number>`` (the sequence going on)."""
+        for pos, line in self.article_lines.get(number, []):
+            if pos > self.pos:
+                return line
+        return None
+
+    def _quote_boundary(self, text: str, owner: Unit) -> bool:
+        """An unclosed quote ends where the next instruction or article of the amending text
+        starts: the owner's next sibling, written as an instruction."""
+        m = _CLAUSE.match(text)
+        if m and owner.level == "Clause":
+            nxt = number_key(m.group(1))
+            if nxt[0] == number_key(owner.number)[0] + 1 and _INSTRUCTION_LINE.match(
+                    (m.group(2) or "").strip()):
+                return True
+        m = _POINT.match(text)
+        if m and owner.level == "Point" and point_index(m.group(1)) == point_index(
+                owner.number) + 1 and _INSTRUCTION_LINE.match(m.group(2).strip()):
+            return True
+        m = _ARTICLE_ANY.match(text)
+        if m and self.last_article is not None:
+            nxt = number_key(m.group(1))
+            rest = text[m.end():].strip()
+            last = number_key(self.last_article.number)[0]
+            if (nxt[0] == last + 1 and _INSTRUCTION_LINE.match(rest)) or (
+                    last < nxt[0] <= last + 3 and _FINAL_HEADING.match(rest)):
+                return True
+        # the amending text's own effect clause ("2. Nghị định này có hiệu lực …")
+        return bool(_OWN_EFFECT.match(text))
+
     def feed(self, lines: list[tuple[int, str]]) -> None:
         quote_owner: Unit | None = None
         quote_start = 0
-        for line, raw in lines:
+        self.article_lines = {}
+        for pos, (line, raw) in enumerate(lines):
+            m = _ARTICLE_ANY.match(raw.strip())
+            if m and m.group(1).isdigit():
+                self.article_lines.setdefault(int(m.group(1)), []).append((pos, line))
+        for pos, (line, raw) in enumerate(lines):
+            self.pos = pos
             text = raw.strip()
             if not text:
                 continue
             if quote_owner is not None:
-                self.entries.append(_Entry(line, text, quote=len(self.quotes)))
-                if _CLOSE_QUOTE_END.search(text):
+                if not self.fragment and self._quote_boundary(text, quote_owner):
+                    first = self.entries[quote_start]
+                    self.warn(first.line, f"quotation opened here is not closed before the next "
+                                          f"instruction at line {line}: closed there")
                     self.quotes.append((quote_owner, quote_start, len(self.entries)))
                     quote_owner = None
-                continue
+                else:
+                    self.entries.append(_Entry(line, text, quote=len(self.quotes)))
+                    if _CLOSE_QUOTE_END.search(text):
+                        self.quotes.append((quote_owner, quote_start, len(self.entries)))
+                        quote_owner = None
+                    continue
             annotation = _ANNOTATION.search(text)
             if annotation and not text.startswith(_OPEN_QUOTES):
                 owner = self.current()
