@@ -6,9 +6,6 @@ import json
 from datetime import date
 from pathlib import Path
 
-import pytest
-
-from hopgraph.errors import IngestError
 from hopgraph.loaders.legal import (
     SAMPLES_DIR,
     ParsedDocument,
@@ -133,9 +130,11 @@ def test_document_numbers_normalise() -> None:
     assert normalise_doc_number("28/2021/QĐ-TTg") == "28/2021/QĐ-TTg"
 
 
-def test_duplicate_article_names_file_and_line() -> None:
-    with pytest.raises(IngestError, match=r"d.txt:3: duplicate article number Điều 1"):
-        parse_structure(_lines("Điều 1. A\nx\nĐiều 1. B"), "d.txt")
+def test_duplicate_article_is_text_with_a_warning_naming_file_and_line() -> None:
+    out = parse_structure(_lines("Điều 1. A\nx\nĐiều 1. B\nĐiều 2. C"), "d.txt")
+    assert [u.path for u in out.units] == ["D1", "D2"]
+    assert "Điều 1. B" in out.units[0].text
+    assert any(str(w).startswith("d.txt:3: Điều 1 repeats") for w in out.warnings)
 
 
 def test_sample_formats_read(tmp_path: Path) -> None:
