@@ -28,8 +28,10 @@ _CHAIN = re.compile(
     rf"(?<![\wÀ-ỹ])(?:(?:các\s+)?điểm\s+(?P<pts>{_LLIST}|này)(?![\wÀ-ỹ])\s*(?:của\s+|tại\s+)?)?"
     rf"(?:(?:(?:các\s+)?khoản\s+(?P<khs>{_NLIST}|này)|từ\s+khoản\s+(?P<k1>{_N})\s+đến\s+(?:khoản\s+)?(?P<k2>{_N}))"
     rf"(?![\wÀ-ỹ])\s*(?:của\s+|tại\s+)?)?"
-    rf"(?:(?:các\s+)?[đð]iều\s+(?P<ds>{_NLIST}|này)|từ\s+[đð]iều\s+(?P<d1>{_N})\s+đến\s+(?:[đð]iều\s+)?(?P<d2>{_N})"
-    rf"|(?:các\s+)?chương\s+(?P<chs>[IVXLC]+(?:\s*(?:,|và)\s*[IVXLC]+)*|này)"
+    rf"(?:(?:từ\s+)?[đð]iều\s+(?P<d1>{_N})\s+(?:đến|tới)\s+(?:hết\s+)?(?:[đð]iều\s+)?(?P<d2>{_N})(?![\d/])"
+    rf"|(?:các\s+)?[đð]iều\s+(?P<ds>{_NLIST}|này)"
+    rf"|(?:(?:tên\s+)?(?:tiểu\s+mục\s+(?P<tms>\d+[a-z]?)\s+(?:của\s+)?)?mục\s+(?P<ms>\d+[a-z]?|[IVXLC]+)\s+(?:của\s+|thuộc\s+)?)?"
+    rf"(?:các\s+)?chương\s+(?P<chs>[IVXLC]+(?:\s*(?:,|và)\s*[IVXLC]+)*|này)"
     rf"|(?:các\s+)?phụ\s+lục\s+(?P<pls>[IVXLC]+|\d+|này))?(?![\wÀ-ỹ])",
     re.IGNORECASE,
 )
@@ -132,9 +134,9 @@ def doc_after(text: str, names: Mapping[str, str] | None) -> DocRef:
         return DocRef("number", number=number, name=name or None,
                       end=m.start("rest") + num.end())
     name = _clean_name(m.group("dtype") + scope)
-    number = lookup_name(name, names, name_year(scope))
-    if number:
-        return DocRef("number", number=number, name=name, end=m.start("rest") + len(scope))
+    found = lookup_name(name, names, name_year(scope))
+    if found:
+        return DocRef("number", number=found, name=name, end=m.start("rest") + len(scope))
     return DocRef("name", name=name, end=m.start("rest") + len(scope))
 
 
@@ -278,6 +280,12 @@ def find_citations(text: str, names: Mapping[str, str] | None = None) -> list[Ci
         if ds is None:
             ds = _range(m.group("d1"), m.group("d2"))
         chs, pls = _items(m.group("chs")), _items(m.group("pls"))
+        if chs and m.group("ms") and len(chs) == 1:
+            section = m.group("ms")
+            section = str(roman_to_int(section) or section) if re.fullmatch(r"[IVXLC]+", section) \
+                else section
+            sub = f".TM{m.group('tms')}" if m.group("tms") else ""
+            chs = [f"{chs[0]}.M{section}{sub}"]
         if not any((pts, khs, ds, chs, pls)):
             continue
         if pts and any(p != "này" and point_index(p) < 0 for p in pts):
@@ -330,8 +338,13 @@ def resolve(c: Citation, ctx: Context, target_doc: str | None = None) -> list[st
     """
     own = target_doc is None or target_doc == ctx.doc_id
     if c.chapters:
-        return [] if "này" in c.chapters else [
-            f"C{roman_to_int(roman) or roman}" for roman in c.chapters if roman]
+        out: list[str] = []
+        for chapter in c.chapters:
+            if chapter == "này" or not chapter:
+                return []
+            roman, _, rest = chapter.partition(".")
+            out.append(f"C{roman_to_int(roman) or roman}" + (f".{rest}" if rest else ""))
+        return out
     if c.annexes:
         return [] if "này" in c.annexes else [f"PL{roman_to_int(a) or a}" for a in c.annexes]
     articles = c.articles

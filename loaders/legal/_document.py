@@ -124,6 +124,13 @@ def apply_dates(doc: ParsedDocument, units: list[Unit]) -> None:
             if target is not None:
                 doc.unit_dates[target] = value
                 continue
+        if not doc_words or re.match(r"\s*(?:\d+\.\s*)?Riêng\b", sentence, re.IGNORECASE):
+            # "Riêng các khoản 5, 6 và 19 Điều 1 Nghị định này … có hiệu lực từ ngày …"
+            own = _own_citations(sentence, meta.doc_id, units)
+            if own:
+                for path in own:
+                    doc.unit_dates[path] = value
+                continue
         if doc_words and general_doc is None:
             general_doc = value
         elif general_any is None:
@@ -135,6 +142,20 @@ def apply_dates(doc: ParsedDocument, units: list[Unit]) -> None:
         m = _EXPIRY.search(unit.own_text)
         if m:
             meta.expiry_stated = parse_date(m.group(1) if "/" in m.group(1) else "ngày " + m.group(1))
+
+
+def _own_citations(sentence: str, doc_id: str, units: list[Unit]) -> list[str]:
+    """Paths of this document's units an exception sentence names before ``có hiệu lực``."""
+    from hopgraph.loaders.legal._citations import Context, find_citations, resolve
+
+    head = re.split(r"\s+có\s+hiệu\s+lực", sentence, maxsplit=1)[0]
+    paths = {u.path for u in units}
+    out: list[str] = []
+    for c in find_citations(head):
+        if c.doc.kind not in ("this", "none"):
+            continue
+        out.extend(p for p in resolve(c, Context(doc_id, "")) if p in paths)
+    return out
 
 
 def _resolve_local(ref: str, units: list[Unit]) -> str | None:

@@ -29,7 +29,9 @@ _PATH_POINT = re.compile(r"\.\s+Điểm\s+([a-zđ])\)?\.?\s+")
 _ARTICLE_HEAD = re.compile(r"^(Điều\s+\d{1,4}[a-zđ]?)\.")
 _QUOTE_ON_LINE = re.compile(r"(?:như\s+sau|sau\s+đây)\s*:\s*(?=[“\"«])", re.IGNORECASE)
 _CLOSED = re.compile(r"[.:;!?”\"’»)\]]\s*$")
-_CONTINUATION = re.compile(r"^(?:[a-zà-ỹđ](?![\dđ]?\))|Điều\s+\d{1,4}[a-zđ]?\s+(?=[a-zà-ỹđ]))")
+_CONTINUATION = re.compile(
+    r"^(?:[a-zà-ỹđ](?![\dđ]?\))|Điều\s+\d{1,4}[a-zđ]?\s+(?=[a-zà-ỹđ]|(?:Luật|Bộ\s+luật|Nghị\s+định"
+    r"|Thông\s+tư|Quyết\s+định|Nghị\s+quyết|Pháp\s+lệnh)\s))")
 _OPENS_UNIT = re.compile(r"^(?:\d{1,3}[a-zđ]?\.|[a-zđ]\d?\)|[-–+•])")
 
 

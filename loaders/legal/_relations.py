@@ -50,7 +50,7 @@ _SPLIT = re.compile(
     re.IGNORECASE,
 )
 _AFTER = re.compile(r"\s+vào\s+(?:sau|trước|cuối)\s+|\s+vào\s+(?=(?:điểm|khoản|Điều))", re.IGNORECASE)
-_PHRASE = re.compile(r"(?:thay\s+thế|bỏ)\s+(?:cụm\s+)?từ", re.IGNORECASE)
+_PHRASE = re.compile(r"(?:thay\s+thế|thay|bỏ)\s+(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ", re.IGNORECASE)
 _ANNEX_REPLACE = re.compile(r"thay\s+thế\s+(?:các\s+)?(?:Phụ\s+lục|Mẫu)", re.IGNORECASE)
 _HOW = re.compile(r"\s+(?:như\s+sau|sau\s+đây)\s*:?\s*$", re.IGNORECASE)
 _REPLACE_DOC = re.compile(
@@ -77,6 +77,27 @@ _ANNOTATION_TARGET = re.compile(
     r"^(?:(?P<kind>Điều|Khoản|Điểm|Chương|Mục)\s+(?P<num>[\w.]+)\s+(?:(?:Điều)\s+(?P<art>\d+[a-zđ]?)\s+)?)?"
     r"(?P<dtype>Nghị định|Thông tư|Quyết định|Nghị quyết|Luật)\s+(?:số\s+)?(?P<number>[\w/.-]+)",
 )
+
+
+_OWN_REPEAL = re.compile(
+    r"(?:Luật|Bộ\s+luật|Nghị\s+định|Thông\s+tư(?:\s+liên\s+tịch)?|Quyết\s+định|Nghị\s+quyết|Pháp\s+lệnh)"
+    r"\s+này\s+(?P<verb>(?:thay\s+thế\s+và\s+)?bãi\s+bỏ|thay\s+thế)\s+(?P<rest>[^\n]{0,1500})",
+    re.IGNORECASE,
+)
+
+
+_TEXTUAL_START = re.compile(
+    r"^(?:(?:bãi\s+)?bỏ|thay\s+thế|thay|sửa\s+đổi|bổ\s+sung)\s+(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ(?:\s+ngữ)?\b"
+    r"|^(?:thay\s+thế|thay|bỏ|bãi\s+bỏ)\s+(?:các\s+|một\s+số\s+)?(?:cụm\s+từ|từ)\s*[“\"]",
+    re.IGNORECASE,
+)
+_PHRASE_ITEM = re.compile(r"^(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ(?:\s+ngữ)?\s*[“\"]", re.IGNORECASE)
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|‘[^’]*’")
+
+
+def mask_quotes(text: str) -> str:
+    """Quoted words are data, never an instruction or a target: ``“…”`` in their place."""
+    return _QUOTED.sub("“…”", text)
 
 
 def _hash(text: str) -> str:
@@ -122,9 +143,13 @@ class _Extractor:
         first = _strip_marker(lines[0])
         if not first and len(lines) > 1:
             first = lines[1]
+        elif (unit.level == "Article" and unit.heading and len(lines) > 1
+              and _ACTION_START.match(lines[1].strip())):
+            first = lines[1].strip()  # "Điều 13. <heading>" then "Sửa đổi quy định tại …"
         if not (_ACTION_START.match(first) or _PASSIVE.match(first)):
             return None
-        announces = re.search(r"một\s+số\s+điều|các\s+điều\s+sau", first, re.IGNORECASE)
+        announces = re.search(r"một\s+số\s+(?:điều|điểm|khoản)|các\s+(?:điều|khoản|điểm)\s+sau",
+                              first, re.IGNORECASE)
         if announces and any(c.level in ("Clause", "Point") for c in unit.children):
             return None
         if announces and len(lines) > 1 and _ACTION_START.match(lines[1].strip()):
@@ -152,7 +177,8 @@ class _Extractor:
 
     def instructions(self, unit: Unit, text: str) -> bool:
         head = _HOW.sub("", text.split("\n")[0]).strip().rstrip(".")
-        target_doc, _ = self.target_doc(unit, head)
+        masked = mask_quotes(head)
+        target_doc, _ = self.target_doc(unit, masked)
         source = self.uid(unit)
         effective = self.date_of(unit)
         if target_doc is None:
@@ -160,31 +186,41 @@ class _Extractor:
                 return False
             self.unresolved(source, head, "amendment_target_document_unknown")
             return True
-        passive = _PASSIVE.match(head)
+        passive = _PASSIVE.match(masked)
+        segments: list[tuple[str | None, str]]
         if passive:
             verb = passive.group("verb").lower()
             passive_action = "REPEALS" if "bãi bỏ" in verb else (
                 "SUPPLEMENTS" if verb.startswith("được bổ sung") else "AMENDS")
-            segments: list[tuple[str | None, str]] = [(passive_action, passive.group("chain"))]
+            segments = [(passive_action, passive.group("chain"))]
         else:
-            segments = []
-            for seg in _SPLIT.split(head):
-                seg = seg.strip(" ,.")
-                if seg:
-                    segments.append((self._action(seg), seg))
-        # the container: the upper levels of the last citation of the whole instruction
-        all_cites = [c for c in find_citations(head, self.names)]
-        container = self._container(all_cites[-1]) if all_cites else None
+            segments = self._segments(_SPLIT.split(masked), None)
+            base = next((a for a, _ in reversed(segments) if a is not None), None)
+            # "Thay thế một số cụm từ như sau:" and dash-bulleted items below it
+            bullets = [line.strip().lstrip("-–+•").strip() for line in
+                       unit.own_text.split("\n")[1:] if line.strip()[:1] in ("-", "–", "+", "•")]
+            if bullets and _HOW.search(text.split("\n")[0] + " "):
+                for item in bullets:
+                    segments.extend(self._segments(_SPLIT.split(mask_quotes(item)), base))
+        # the container: the upper levels of the last citation of the whole instruction, or of
+        # the instruction above it ("Sửa đổi, bổ sung một số điểm, khoản của Điều 9 như sau:")
+        all_cites = [c for c in find_citations(masked, self.names)
+                     if c.doc.kind in ("none", "number")]
+        container = self._container(all_cites[-1]) if all_cites else []
+        if not any(k == "D" for k, _ in container):
+            container = self._outer_container(unit) + container
         fragments = self._fragments(unit)
         used_fragments: set[int] = set()
         for action, seg in segments:
             if action is None:
                 continue
             if action == "TEXTUAL":
+                low = seg.lower()
+                method = ("textual_substitution" if re.search(r"thay|bằng", low) else
+                          "phrase_addition" if low.startswith("bổ sung") else "phrase_removal")
                 for path in self._targets(seg, container, phrase=True):
-                    self.add(Relation(source, f"{target_doc}:{path}", "AMENDS",
-                                      "textual_substitution" if "thay" in seg.lower()
-                                      else "phrase_removal", seg, effective))
+                    self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method,
+                                      seg, effective))
                 continue
             if action == "ANNEX":
                 for m in re.finditer(r"(?:Phụ\s+lục|Mẫu\s+số)\s+([IVXLC]+|\d+[a-z]?)", seg,
@@ -197,12 +233,19 @@ class _Extractor:
             anchor_path = None
             target_part = seg
             after = _AFTER.search(seg)
+            anchors: list[str] = []
             if after:
                 target_part, anchor_text = seg[: after.start()], seg[after.end():]
                 anchors = self._targets(anchor_text, container)
                 anchor_path = anchors[0] if anchors else None
             targets = self._targets(target_part, container if anchor_path is None else
                                     self._container_of_path(anchor_path) or container)
+            if not targets and anchors and action == "SUPPLEMENTS":
+                # "Bổ sung vào cuối khoản 2 Điều 7 nội dung như sau: …": new text in that unit
+                for path in anchors:
+                    self.add(Relation(source, f"{target_doc}:{path}", "AMENDS",
+                                      "text_addition", head[:500], effective))
+                continue
             for path in targets:
                 target_id = f"{target_doc}:{path}"
                 method = {"AMENDS": "amend_instruction", "SUPPLEMENTS": "supplement_instruction",
@@ -217,9 +260,50 @@ class _Extractor:
                 self._new_units(frag, target_doc, path, action, effective, anchor_path)
         return True
 
+    def _segments(self, parts: list[str], base: str | None) -> list[tuple[str | None, str]]:
+        """Actions of a list of clauses; a clause without a verb takes the one before it
+        (``Bãi bỏ Điều 7; Điều 8; cụm từ “…” tại khoản 1 Điều 17``)."""
+        out: list[tuple[str | None, str]] = []
+        for seg in parts:
+            seg = seg.strip(" ,.")
+            if not seg:
+                continue
+            action = self._action(seg)
+            if action is None and base is not None:
+                action = "TEXTUAL" if _PHRASE_ITEM.match(seg) else (
+                    base if base != "TEXTUAL" else None)
+                if action is None and find_citations(seg, self.names):
+                    action = "AMENDS"
+            elif action == "TEXTUAL" and re.match(r"(?:bãi\s+)?bỏ", seg, re.IGNORECASE):
+                base = "REPEALS"
+            elif action is not None:
+                base = action
+            out.append((action, seg))
+        return out
+
+    def _outer_container(self, unit: Unit) -> list[tuple[str, str]]:
+        """The article (and clause) the enclosing instruction names, for relative
+        sub-instructions (``a) Sửa đổi điểm b khoản 1 như sau:`` under ``… của Điều 9``)."""
+        for anc in unit.ancestors():
+            if anc.level not in ("Article", "Clause", "Point"):
+                continue
+            line = _strip_marker(anc.own_text.split("\n")[0]) if anc.own_text else ""
+            if not _ACTION_START.match(line) and anc.level == "Article":
+                lines = anc.own_text.split("\n")
+                line = lines[1].strip() if len(lines) > 1 else ""
+            if not _ACTION_START.match(line):
+                continue
+            cites = [c for c in find_citations(mask_quotes(line), self.names)
+                     if c.doc.kind in ("none", "number")]
+            if cites:
+                cont = self._container(cites[-1])
+                if cont:
+                    return cont
+        return []
+
     def _action(self, seg: str) -> str | None:
         low = seg.lower()
-        if _PHRASE.match(low) or re.match(r"(?:sửa\s+đổi|thay\s+thế)\s+(?:cụm\s+)?từ", low):
+        if _TEXTUAL_START.match(low):
             return "TEXTUAL"
         if _ANNEX_REPLACE.match(low):
             return "ANNEX"
@@ -229,7 +313,7 @@ class _Extractor:
             return "AMENDS"
         if low.startswith("bổ sung"):
             return "SUPPLEMENTS"
-        if low.startswith("thay thế"):
+        if low.startswith(("thay thế", "thay ")):
             return "AMENDS"
         return None
 
@@ -251,10 +335,12 @@ class _Extractor:
     def _targets(self, text: str, container: list[tuple[str, str]] | None,
                  phrase: bool = False) -> list[str]:
         if phrase:
-            m = re.search(r"\s(?:tại|ở|của)\s+(.*)$", text, re.IGNORECASE)
+            m = re.search(r"\s(?:tại|ở|của|trong)\s+(.*)$", text, re.IGNORECASE)
             text = m.group(1) if m else ""
         paths: list[str] = []
         for c in find_citations(text, self.names):
+            if any(x == ["này"] for x in (c.articles, c.clauses, c.points, c.chapters)):
+                continue  # "khoản 2 Điều này": the amending text itself, never a target
             if c.chapters or c.annexes:
                 paths.extend(resolve(c, Context(self.doc_id, ""), target_doc="other"))
                 continue
@@ -448,6 +534,19 @@ class _Extractor:
                                   text[m.start(): m.start() + 300].split("\n")[0],
                                   self.date_of(unit), source_kind="document",
                                   target_kind="document"))
+        for m in _OWN_REPEAL.finditer(text):
+            # "Nghị định này thay thế và bãi bỏ các quy định … tại khoản 1 Điều 1, Điều 13 đến
+            # Điều 19 … Nghị định số X": units of another document end
+            kind = "REPEALS" if "bãi" in m.group("verb").lower() else "REPLACES"
+            for c in find_citations(m.group("rest"), self.names):
+                if c.doc.kind != "number" or not c.doc.number or c.doc.number == self.doc_id:
+                    continue
+                named.add(c.doc.number)
+                for path in resolve(c, Context(c.doc.number, ""), target_doc=c.doc.number):
+                    self.add(Relation(self.uid(unit), f"{c.doc.number}:{path}", kind,
+                                      "repeal_statement" if kind == "REPEALS" else
+                                      "replacement_statement", m.group(0)[:300],
+                                      self.date_of(unit)))
         for m in _EXPIRES.finditer(text):
             ref = doc_after(text[m.start():], self.names)
             if ref.kind == "number" and ref.number and ref.number != self.doc_id:
