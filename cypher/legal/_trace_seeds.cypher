@@ -4,6 +4,10 @@
 // Parameters the including query must declare: as_of, max_depth, max_refs.
 // Returns one row: seeds (per seed: applicable wording, change events, references, changed
 // parts), units (provenance of every unit involved).
+// Unknown dates: a change whose date is unknown (the edge's effective_date and its document's
+// are null) starts at its document's issue date (not_before) and is flagged date_unknown; with
+// no issue date either it is never in force. A wording with valid_from_unknown likewise counts
+// from its not_before.
 UNWIND range(0, size(seed_ids) - 1) AS seed_rank
 MATCH (s:LegalNode {id: seed_ids[seed_rank]}) WHERE s:LegalUnit
 OPTIONAL MATCH (s)-[:VERSION_OF]->(vb:LegalUnit)
@@ -20,19 +24,21 @@ CALL (base) {
     UNWIND range(0, size(rels) - 1) AS i
     WITH i, rels[i] AS r
     OPTIONAL MATCH (sd:LegalNode {id: startNode(r).doc_id}) WHERE sd:Document
-    WITH i, coalesce(r.effective_date, sd.effective_date) AS d ORDER BY i
-    RETURN [x IN collect({d: d}) | x.d] AS dates
+    WITH i, coalesce(r.effective_date, sd.effective_date) AS d, sd.issue_date AS nb ORDER BY i
+    WITH collect({d: d, nb: nb}) AS ds
+    RETURN [x IN ds | coalesce(x.d, x.nb)] AS dates, [x IN ds | x.d IS NULL] AS unknowns,
+      [x IN ds | CASE WHEN x.d IS NULL THEN x.nb END] AS not_befores
   }
-  WITH anc, p, rels, ns, last(rels) AS lr, dates
-  WITH anc, p, rels, ns, lr, dates, startNode(lr) AS src, endNode(lr) AS tgt, last(ns) AS tip,
+  WITH anc, p, rels, ns, last(rels) AS lr, dates, unknowns, not_befores
+  WITH anc, p, rels, ns, lr, dates, unknowns, not_befores, startNode(lr) AS src, endNode(lr) AS tgt, last(ns) AS tip,
     any(i IN range(0, size(ns) - 2) WHERE ns[i] IN ns[i + 1..]) AS cycle
-  WITH anc, p, rels, ns, lr, dates, src, tgt, cycle,
+  WITH anc, p, rels, ns, lr, dates, unknowns, not_befores, src, tgt, cycle,
     (length(p) = $max_depth AND EXISTS { (tip)<-[:AMENDS|REPLACES|SUPPLEMENTS|REPEALS]-() }) AS cut
   // The new wording: the target's version enacted by the amending document; for a change to a
   // containing unit, the base unit's own version in that document when it has one.
   OPTIONAL MATCH (v:LegalNode {id: tgt.id + '@' + src.doc_id}) WHERE v:UnitVersion
   OPTIONAL MATCH (bv:LegalNode {id: base.id + '@' + src.doc_id}) WHERE bv:UnitVersion AND anc <> base
-  WITH anc, p, rels, dates, lr, src, tgt, cycle, cut, v, bv,
+  WITH anc, p, rels, dates, unknowns, not_befores, lr, src, tgt, cycle, cut, v, bv,
     CASE type(lr)
       WHEN 'AMENDS' THEN coalesce(bv.id, v.id)
       WHEN 'REPLACES' THEN src.id
@@ -46,13 +52,17 @@ CALL (base) {
     depth: length(p),
     successor_id: successor_id,
     effective: last(dates),
-    in_force: all(d IN dates WHERE d IS NULL OR d <= $as_of),
+    in_force: all(d IN dates WHERE d IS NOT NULL AND d <= $as_of),
     undated: any(d IN dates WHERE d IS NULL),
+    date_unknown: any(x IN unknowns WHERE x),
+    not_before: last(not_befores),
     cycle: cycle,
     cut: cut,
     steps: [i IN range(0, size(rels) - 1) | {
       relation: type(rels[i]), source_id: startNode(rels[i]).id, target_id: endNode(rels[i]).id,
-      source_citation: startNode(rels[i]).citation, effective_date: dates[i],
+      source_citation: startNode(rels[i]).citation,
+      effective_date: CASE WHEN unknowns[i] THEN null ELSE dates[i] END,
+      date_unknown: unknowns[i], not_before: not_befores[i],
       method: rels[i].method, evidence: rels[i].evidence}]
   }) AS events
 }
@@ -79,7 +89,9 @@ WITH seed_rank, s, base, bd, doc_replaced, events, cycles, in_force,
             OR e.scope = best.scope AND e.depth > best.depth))
     THEN e ELSE best END) AS decisive
 WITH seed_rank, s, base, bd, doc_replaced, events, cycles, decisive,
-  (base.valid_from IS NULL OR base.valid_from <= $as_of)
+  CASE WHEN coalesce(base.valid_from_unknown, false) AND base.valid_from IS NULL
+    THEN base.not_before IS NOT NULL AND base.not_before <= $as_of
+    ELSE base.valid_from IS NULL OR base.valid_from <= $as_of END
     AND (base.valid_to IS NULL OR base.valid_to > $as_of)
     AND (bd IS NULL OR bd.effective_date IS NULL OR bd.effective_date <= $as_of)
     AND (bd IS NULL OR bd.expiry_date IS NULL OR bd.expiry_date > $as_of)
@@ -91,23 +103,38 @@ WITH seed_rank, s, base, doc_replaced, events, cycles, decisive, base_valid,
     WHEN size(doc_replaced) > 0 AND decisive.kind <> 'REPLACES' THEN null
     ELSE decisive.successor_id END AS applicable_id
 // Changed parts of the unit (the as-of wording of a unit includes its sub-units' versions and
-// inserted sub-units), shown beside it.
+// inserted sub-units), shown beside it; repealed parts are listed with no wording (shown_id
+// null). The caller consolidates the unit's text from them.
 CALL (base) {
   OPTIONAL MATCH (base)-[:CONTAINS*1..2]->(part:LegalUnit)
-  WHERE EXISTS { (part)<-[:VERSION_OF|SUPPLEMENTS]-() }
+  WHERE EXISTS { (part)<-[:VERSION_OF|SUPPLEMENTS|REPEALS]-() }
   WITH part WHERE part IS NOT NULL
   OPTIONAL MATCH (pv:UnitVersion)-[:VERSION_OF]->(part)
-  WHERE pv.valid_from IS NULL OR pv.valid_from <= $as_of
-  WITH part, pv ORDER BY pv.valid_from DESC
-  WITH part, head(collect(pv)) AS latest
-  WITH part, latest,
-    CASE WHEN latest IS NOT NULL THEN latest
-      WHEN EXISTS { (part)<-[:SUPPLEMENTS]-() } AND part.valid_from <= $as_of THEN part END AS shown
-  WITH part, shown WHERE shown IS NOT NULL
-    AND (shown.valid_to IS NULL OR shown.valid_to > $as_of)
+  WITH part, pv, coalesce(pv.valid_from_unknown, false) AND pv.valid_from IS NULL AS unknown
+  WITH part, pv, unknown, CASE WHEN unknown THEN pv.not_before ELSE pv.valid_from END AS start
+  ORDER BY start DESC, unknown
+  WITH part, [x IN collect({pv: pv, start: start})
+    WHERE x.start IS NOT NULL AND x.start <= $as_of][0].pv AS latest
+  CALL (part) {
+    OPTIONAL MATCH (part)<-[r:REPEALS]-(rs)
+    OPTIONAL MATCH (rd:LegalNode {id: rs.doc_id}) WHERE rd:Document
+    WITH coalesce(r.effective_date, rd.effective_date, rd.issue_date) AS d WHERE d <= $as_of
+    RETURN count(d) > 0 AS repealed
+  }
+  WITH part, latest, repealed,
+    coalesce(part.valid_from_unknown, false) AND part.valid_from IS NULL AS p_unknown
+  WITH part, latest, repealed,
+    CASE WHEN p_unknown THEN part.not_before ELSE part.valid_from END AS p_start
+  WITH part, repealed,
+    CASE WHEN repealed THEN null
+      WHEN latest IS NOT NULL THEN latest
+      WHEN EXISTS { (part)<-[:SUPPLEMENTS]-() } AND p_start <= $as_of THEN part END AS shown
+  WITH part, repealed, shown WHERE repealed
+    OR (shown IS NOT NULL AND (shown.valid_to IS NULL OR shown.valid_to > $as_of))
   ORDER BY part.id LIMIT 8
   RETURN collect({part_id: part.id, shown_id: shown.id,
-    kind: CASE WHEN shown = part THEN 'SUPPLEMENTS' ELSE 'VERSION_OF' END}) AS parts
+    kind: CASE WHEN repealed THEN 'REPEALS' WHEN shown = part THEN 'SUPPLEMENTS'
+      ELSE 'VERSION_OF' END}) AS parts
 }
 // One hop of references from the seed and from the applicable wording.
 CALL (s, applicable_id) {
@@ -123,7 +150,7 @@ WITH collect({
   decisive: decisive, events: events, cycles: size(cycles), doc_replaced: doc_replaced,
   references: references, parts: parts,
   unit_ids: [s.id, base.id] + [e IN events | e.successor_id] + [r IN references | r.target_id]
-    + [x IN parts | x.shown_id]
+    + [x IN parts | x.shown_id] + [x IN parts | x.part_id]
     + reduce(acc = [], e IN events | acc + [st IN e.steps | st.source_id])
 }) AS seeds
 // Provenance of every unit involved: document fields and position up the containment tree.
@@ -141,6 +168,9 @@ CALL (seeds) {
   RETURN collect({
     id: u.id, doc_id: u.doc_id, level: u.level, number: u.number, path: u.path, label: u.label,
     heading: u.heading, text: u.text, valid_from: u.valid_from, valid_to: u.valid_to,
+    valid_from_unknown: coalesce(u.valid_from_unknown, false) AND u.valid_from IS NULL,
+    not_before: u.not_before, valid_to_unknown: coalesce(u.valid_to_unknown, false),
+    inserted_after: u.inserted_after,
     status: u.status, citation: u.citation, is_version: u:UnitVersion, anchor_id: anchor.id,
     anchor_doc_id: anchor.doc_id,
     position: CASE WHEN ap IS NULL THEN [] ELSE

@@ -1,4 +1,4 @@
-// purpose: Derive valid_to and status of original units touched by events (versions, repeals, document replacement or repeal, insertion); the loader writes status 'in_force' for the rest. Deterministic, so load order never matters.
+// purpose: Derive valid_to, valid_to_unknown and status of original units touched by events (versions, repeals, document replacement or repeal, insertion); the loader writes status 'in_force' for the rest. A first version whose start is unknown counts from its not_before (valid_to_unknown = true: possibly superseded from then on); one with neither date ends nothing. Deterministic, so load order never matters.
 // mode: write
 // returns: count
 CALL () {
@@ -15,7 +15,11 @@ CALL () {
 WITH t WHERE NOT t:UnitVersion
 CALL (t) {
   OPTIONAL MATCH (v:UnitVersion)-[:VERSION_OF]->(t)
-  RETURN min(v.valid_from) AS first_version, count(v) AS versions
+  WITH v, coalesce(v.valid_from_unknown, false) AND v.valid_from IS NULL AS unknown
+  WITH v, unknown, CASE WHEN unknown THEN v.not_before ELSE v.valid_from END AS start
+  ORDER BY start, unknown
+  RETURN [x IN collect(CASE WHEN start IS NOT NULL THEN {d: start, unknown: unknown} END)][0]
+      AS first, count(v) AS versions
 }
 CALL (t) {
   OPTIONAL MATCH (t)<-[r:REPEALS]-()
@@ -25,10 +29,11 @@ CALL (t) {
   OPTIONAL MATCH (d:LegalNode {id: t.doc_id})<-[r:REPLACES|REPEALS]-() WHERE d:Document
   RETURN min(r.effective_date) AS doc_ended
 }
-WITH t, first_version, versions, repealed, doc_ended,
-  reduce(m = null, x IN [first_version, repealed, doc_ended] |
+WITH t, first, first.d AS first_version, versions, repealed, doc_ended,
+  reduce(m = null, x IN [first.d, repealed, doc_ended] |
     CASE WHEN x IS NULL THEN m WHEN m IS NULL OR x < m THEN x ELSE m END) AS ended
 SET t.valid_to = ended,
+    t.valid_to_unknown = first_version IS NOT NULL AND first_version = ended AND first.unknown,
     t.status = CASE
       WHEN repealed IS NOT NULL THEN 'repealed'
       WHEN doc_ended IS NOT NULL THEN 'replaced'

@@ -1,13 +1,16 @@
-// purpose: Turn a Placeholder that exists only as the target of new wording (a clause or point the amended unit did not have) into a real unit of its loaded document, valid from its first version, contained by its parent; deterministic post-load step.
+// purpose: Turn a Placeholder that exists only as the target of new wording (a clause or point the amended unit did not have) into a real unit of its loaded document, valid from its first version (its start as that version's: valid_from, or valid_from_unknown with not_before), contained by its parent; deterministic post-load step.
 // mode: write
 // returns: count
 MATCH (p:Placeholder)<-[:VERSION_OF]-(v:UnitVersion)
-WITH p, v ORDER BY v.valid_from, v.id
-WITH p, collect(v)[0] AS v0, min(v.valid_from) AS first
+WITH p, v, coalesce(v.valid_from_unknown, false) AND v.valid_from IS NULL AS unknown
+WITH p, v, unknown, CASE WHEN unknown THEN v.not_before ELSE v.valid_from END AS start
+ORDER BY start, unknown, v.id
+WITH p, collect(v)[0] AS v0
 MATCH (d:LegalNode {id: p.doc_id})
 WHERE d:Document
 SET p:LegalUnit, p.level = v0.level, p.number = v0.number, p.path = v0.path,
-    p.label = v0.label, p.citation = v0.citation, p.valid_from = first,
+    p.label = v0.label, p.citation = v0.citation, p.valid_from = v0.valid_from,
+    p.valid_from_unknown = v0.valid_from_unknown, p.not_before = v0.not_before,
     p.supplemented_by = v0.amended_by
 REMOVE p:Placeholder, p.kind
 FOREACH (_ IN CASE WHEN v0.level = 'Article' THEN [1] ELSE [] END | SET p:Article)

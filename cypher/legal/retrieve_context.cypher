@@ -55,7 +55,10 @@ CALL () {
   }
   OPTIONAL MATCH (d:LegalNode {id: node.doc_id}) WHERE d:Document
   WITH node, score, d
-  WHERE (node.valid_from IS NULL OR node.valid_from <= $as_of)
+  // A unit whose start is unknown is no candidate before its amending document's issue date.
+  WHERE CASE WHEN coalesce(node.valid_from_unknown, false) AND node.valid_from IS NULL
+      THEN node.not_before IS NOT NULL AND node.not_before <= $as_of
+      ELSE node.valid_from IS NULL OR node.valid_from <= $as_of END
     AND (d IS NULL OR d.issue_date IS NULL OR d.issue_date <= $as_of)
     AND (NOT $has_filter OR (d IS NOT NULL
       AND ($doc_ids = [''] OR d.id IN $doc_ids)
@@ -75,7 +78,10 @@ CALL () {
   }
   OPTIONAL MATCH (d:LegalNode {id: node.doc_id}) WHERE d:Document
   WITH node, score, d
-  WHERE (node.valid_from IS NULL OR node.valid_from <= $as_of)
+  // A unit whose start is unknown is no candidate before its amending document's issue date.
+  WHERE CASE WHEN coalesce(node.valid_from_unknown, false) AND node.valid_from IS NULL
+      THEN node.not_before IS NOT NULL AND node.not_before <= $as_of
+      ELSE node.valid_from IS NULL OR node.valid_from <= $as_of END
     AND (d IS NULL OR d.issue_date IS NULL OR d.issue_date <= $as_of)
     AND (NOT $has_filter OR (d IS NOT NULL
       AND ($doc_ids = [''] OR d.id IN $doc_ids)
