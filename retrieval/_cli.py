@@ -1,4 +1,5 @@
-"""CLI commands of legal retrieval: ``hopgraph retrieve`` and ``hopgraph eval retrieval``."""
+"""CLI commands of legal retrieval: ``hopgraph retrieve``, ``hopgraph consolidate`` and
+``hopgraph eval retrieval``."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ import click
 
 from hopgraph.agents import build_embedder
 from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.errors import RetrievalError
 from hopgraph.retrieval._eval import DEFAULT_KS, evaluate, load_questions
 from hopgraph.retrieval._legal import LegalRetriever
+from hopgraph.retrieval._legal_consolidate import consolidate as consolidate_document
+from hopgraph.retrieval._legal_consolidate import diff_consolidated, render_diff
 from hopgraph.retrieval._legal_eval import legal_systems
 from hopgraph.retrieval._legal_query import parse_as_of, parse_filters, prepare_question
 from hopgraph.retrieval._legal_types import LegalContext, RetrievalConfig
@@ -38,6 +42,11 @@ def render_table(ctx: LegalContext) -> str:
         lines.append(f"warning: {w}")
     for it in ctx.items:
         flag = "APPLICABLE" if it.applicable else "not applicable"
+        if it.uncertainty_note:
+            flag = ("possibly applicable" if it.applicable else "possibly superseded") \
+                + f", {it.uncertainty_note}"
+        if it.consolidated:
+            flag += ", consolidated wording"
         score = it.scores.get("rerank", it.scores.get("fused", it.scores.get("seed", 0.0)))
         lines.append("")
         lines.append(f"#{it.rank} [{it.role}] {it.citation}  ({flag}; score {score:.3f})")
@@ -81,6 +90,45 @@ def retrieve(ctx: click.Context, question: str, k: int, as_of: str | None,
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:
         click.echo(render_table(result))
+
+
+@click.command(name="consolidate")
+@click.argument("doc_id")
+@click.option("--as-of", "as_of", default=None, help="Date YYYY-MM-DD (default today).")
+@click.option("--diff", "diff", nargs=2, default=None, metavar="FROM TO",
+              help="Show what changed between two dates (YYYY-MM-DD) instead.")
+@click.option("--json", "as_json", is_flag=True, help="Print the consolidation as JSON.")
+@click.pass_context
+def consolidate(ctx: click.Context, doc_id: str, as_of: str | None,
+                diff: tuple[str, str] | None, as_json: bool) -> None:
+    """Print document DOC_ID as in force at a date (văn bản hợp nhất), each changed unit marked
+    with the instruction and date that changed it; or, with --diff, what changed between two
+    dates."""
+    settings = settings_of(ctx)
+    _quiet_driver()
+    # Bad input fails here, before any connection is attempted.
+    if not doc_id.strip():
+        raise RetrievalError("consolidate needs a document id, got an empty one")
+    if diff is not None and as_of is not None:
+        raise click.UsageError("give either --as-of or --diff FROM TO, not both")
+    days = [parse_as_of(d, date.today()) for d in (diff or (as_of,))]
+    if len(days) == 2 and days[0] > days[1]:
+        raise RetrievalError(f"--diff wants FROM before TO, got {days[0]} and {days[1]}")
+    with open_runner(settings) as (runner, _):
+        docs = [consolidate_document(runner, doc_id, d) for d in days]
+    if len(docs) == 2:
+        if as_json:
+            click.echo(json.dumps([
+                {"id": d.id, "kind": d.kind, "before": d.before.text if d.before.shown else None,
+                 "after": d.after.text if d.after.shown else None,
+                 "change": d.after.mark() or None}
+                for d in diff_consolidated(docs[0], docs[1])], ensure_ascii=False, indent=2))
+        else:
+            click.echo(render_diff(docs[0], docs[1]))
+    elif as_json:
+        click.echo(json.dumps(docs[0].to_dict(), ensure_ascii=False, indent=2))
+    else:
+        click.echo(docs[0].render())
 
 
 @click.command(name="retrieval")

@@ -470,7 +470,8 @@ class PartChange:
 
 def consolidate_text(text: str, parts: Sequence[PartChange]) -> tuple[str, bool]:
     """``text`` with each changed part replaced by its wording in force (an inserted part placed
-    after the part it follows, a repealed one reduced to its marker and ``(bãi bỏ)``).
+    after the part it follows, a repealed one reduced to its marker and ``(bãi bỏ)``). Parts are
+    given in document order.
 
     Returns:
         (text, complete): ``complete`` is False when a part could not be placed in the text (the
@@ -478,7 +479,11 @@ def consolidate_text(text: str, parts: Sequence[PartChange]) -> tuple[str, bool]
     """
     out = text
     complete = True
-    for p in sorted(parts, key=lambda p: p.kind != "SUPPLEMENTS"):  # insert at original anchors first
+    # Insertions first, at their anchors' original text; the last of several after one anchor
+    # first, so that they end up in their given order.
+    ordered = [p for p in parts if p.kind == "SUPPLEMENTS"][::-1] + [
+        p for p in parts if p.kind != "SUPPLEMENTS"]
+    for p in ordered:
         if p.kind == "SUPPLEMENTS":
             if p.shown is None:
                 continue

@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from hopgraph.retrieval._legal_consolidate import PartChange, consolidate_text, unknown_date_note
 from hopgraph.retrieval._legal_types import (
     ChainStep,
     ContextItem,
@@ -75,8 +76,30 @@ def assemble_context(
                     f"steps; cut at {e['steps'][-1]['source_id']}"
                 )
         seed_applicable = applicable_id == cand.id
-        add(_item(unit, "seed", cand.id, dict(cand.scores), [], seed_applicable,
-                  _seed_note(unit, info, as_of, seed_applicable, units)))
+        seed_note = _seed_note(unit, info, as_of, seed_applicable, units)
+        unknown, not_before = _seed_uncertainty(unit, info, seed_applicable)
+        seed_text: str | None = None
+        consolidated = False
+        if seed_applicable and info.get("parts"):
+            # The stored text is the wording as enacted: an article with an amended, inserted
+            # or repealed part is shown in its wording at the date, never stale and applicable.
+            seed_text, complete, part_notes, part_unknown = _consolidated_seed(unit, info, units)
+            unknown = unknown or part_unknown[0]
+            not_before = not_before or part_unknown[1]
+            if complete:
+                consolidated = True
+                seed_note += "; shown in its consolidated wording at the date: " + part_notes
+            else:
+                seed_text = None
+                seed_applicable = False
+                seed_note = (f"amended in part at {as_of.isoformat()}: the wording below is as "
+                             f"enacted, not in force as a whole; the parts in force are listed "
+                             f"separately ({part_notes})")
+        if unknown:
+            seed_note += "; " + unknown_date_note(not_before)
+        add(replace(_item(unit, "seed", cand.id, dict(cand.scores), [], seed_applicable,
+                          seed_note, text=seed_text),
+                    date_unknown=unknown, not_before=not_before, consolidated=consolidated))
         follow_score = {"seed": cand.score}
         if applicable_id and applicable_id != cand.id and applicable_id in units:
             path = [_step(s, as_of) for s in (decisive or {}).get("steps", [])]
@@ -87,9 +110,14 @@ def assemble_context(
             note = f"in force at {as_of.isoformat()}"
             if path:
                 note += "; " + "; ".join(s.describe() for s in path if s.relation != "VERSION_OF")
-            add(_item(succ, "successor", cand.id, follow_score, path, True, note))
+            s_unknown = bool((decisive or {}).get("date_unknown") or succ.get("valid_from_unknown"))
+            s_before = (decisive or {}).get("not_before") or succ.get("not_before")
+            if s_unknown:
+                note += "; " + unknown_date_note(s_before)
+            add(replace(_item(succ, "successor", cand.id, follow_score, path, True, note),
+                        date_unknown=s_unknown, not_before=s_before if s_unknown else None))
         for part in info.get("parts") or []:
-            shown = units.get(part["shown_id"])
+            shown = units.get(part["shown_id"]) if part.get("shown_id") else None
             if shown is None or part["shown_id"] == applicable_id:
                 continue
             steps = [ChainStep("CONTAINS", info["base_id"], part["part_id"])]
@@ -103,7 +131,12 @@ def assemble_context(
                 note = (f"in force at {as_of.isoformat()}: part inserted into the seed"
                         + (f", effective {shown['valid_from'].isoformat()}"
                            if shown.get("valid_from") else ""))
-            add(_item(shown, "successor", cand.id, follow_score, steps, True, note))
+            p_unknown = bool(shown.get("valid_from_unknown"))
+            if p_unknown:
+                note += "; " + unknown_date_note(shown.get("not_before"))
+            add(replace(_item(shown, "successor", cand.id, follow_score, steps, True, note),
+                        date_unknown=p_unknown,
+                        not_before=shown.get("not_before") if p_unknown else None))
         parent = _containing_article(unit)
         if parent is not None and unit.get("level") not in ("Article", *_ABOVE_ARTICLE):
             add(parent)
@@ -154,10 +187,15 @@ def _item(
 
 def _step(s: Mapping[str, Any], as_of: date) -> ChainStep:
     eff = s.get("effective_date")
+    unknown = bool(s.get("date_unknown"))
+    # An unknown date counts from the amending document's issue date; with none, never.
+    start = s.get("not_before") if unknown else eff
     return ChainStep(
         relation=s["relation"], source_id=s["source_id"], target_id=s["target_id"],
         source_citation=s.get("source_citation"), effective_date=eff, method=s.get("method"),
-        evidence=s.get("evidence"), in_force=eff is None or eff <= as_of,
+        evidence=s.get("evidence"),
+        in_force=(start is not None and start <= as_of) if unknown else (eff is None or eff <= as_of),
+        date_unknown=unknown, not_before=s.get("not_before") if unknown else None,
     )
 
 
@@ -165,7 +203,69 @@ def _valid_at(unit: Mapping[str, Any], as_of: date | None) -> bool:
     if as_of is None:
         return True
     vf, vt = unit.get("valid_from"), unit.get("valid_to")
+    if unit.get("valid_from_unknown"):
+        nb = unit.get("not_before")
+        return nb is not None and nb <= as_of and (vt is None or vt > as_of)
     return (vf is None or vf <= as_of) and (vt is None or vt > as_of)
+
+
+def _seed_uncertainty(unit: Mapping[str, Any], info: Mapping[str, Any],
+                      applicable: bool) -> tuple[bool, date | None]:
+    """Whether the seed's validity at the date rests on an unknown start date, and the date it
+    is not before: its own unknown start (an inserted unit), a change that supersedes it with an
+    unknown date (possibly superseded), or a change with neither date nor issue date."""
+    if unit.get("valid_from_unknown"):
+        return True, unit.get("not_before")
+    decisive = info.get("decisive") or {}
+    if not applicable and decisive.get("date_unknown"):
+        return True, decisive.get("not_before")
+    for e in info.get("events") or []:
+        if e.get("date_unknown") and not e.get("in_force") and not e.get("cycle") \
+                and e.get("kind") != "SUPPLEMENTS" and e.get("not_before") is None:
+            return True, None
+    return False, None
+
+
+def _consolidated_seed(unit: Mapping[str, Any], info: Mapping[str, Any],
+                       units: Mapping[str, Mapping[str, Any]]
+                       ) -> tuple[str, bool, str, tuple[bool, date | None]]:
+    """The seed's text with its changed parts in force at the date (see
+    :func:`~hopgraph.retrieval._legal_consolidate.consolidate_text`).
+
+    Returns:
+        (text, complete, a reading of the parts changed, (any part's date unknown, not before))
+    """
+    changes: list[PartChange] = []
+    readings: list[str] = []
+    unknown, not_before = False, None
+    for part in info.get("parts") or []:
+        orig = units.get(part["part_id"]) or {}
+        shown = units.get(part["shown_id"]) if part.get("shown_id") else None
+        name = orig.get("citation") or part["part_id"]
+        number = str(orig.get("number") or "")
+        marker = f"{number})" if orig.get("level") == "Point" else f"{number}."
+        if part["kind"] == "REPEALS":
+            changes.append(PartChange("REPEALS", orig.get("text") or "", None, marker))
+            readings.append(f"{name} repealed")
+            continue
+        if shown is None:
+            continue
+        if shown.get("valid_from_unknown"):
+            unknown, not_before = True, shown.get("not_before")
+        when = (f"effective {shown['valid_from'].isoformat()}" if shown.get("valid_from")
+                else unknown_date_note(shown.get("not_before")))
+        inserted_after = orig.get("inserted_after")
+        if inserted_after:
+            anchor = (units.get(inserted_after) or {}).get("text")
+            changes.append(PartChange("SUPPLEMENTS", "", shown.get("text") or "", marker,
+                                      anchor_text=anchor))
+            readings.append(f"{name} inserted ({when})")
+        else:
+            changes.append(PartChange("VERSION_OF", orig.get("text") or "",
+                                      shown.get("text") or "", marker))
+            readings.append(f"{name} in its new wording {shown['id']} ({when})")
+    text, complete = consolidate_text(unit.get("text") or "", changes)
+    return text, complete, "; ".join(readings), (unknown, not_before)
 
 
 def _seed_note(unit: Mapping[str, Any], info: Mapping[str, Any], as_of: date, applicable: bool,

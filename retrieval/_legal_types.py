@@ -134,7 +134,8 @@ class ChainStep:
     ``relation`` is the edge type (AMENDS, REPLACES, SUPPLEMENTS, REPEALS, REFERS_TO, VERSION_OF,
     CONTAINS). ``source_id``/``target_id`` follow the stored direction, e.g. for AMENDS the
     amending instruction and the amended unit. ``in_force`` tells whether the change had taken
-    effect at the as-of date.
+    effect at the as-of date. ``date_unknown``: the amending text states no start date; the
+    change counts from ``not_before`` (the amending document's issue date) and is flagged.
     """
 
     relation: str
@@ -145,6 +146,8 @@ class ChainStep:
     method: str | None = None
     evidence: str | None = None
     in_force: bool = True
+    date_unknown: bool = False
+    not_before: date | None = None
 
     def describe(self) -> str:
         """A one-line reading, e.g. ``amended by khoản 1 Điều 1 Luật 46/2014/QH13, effective 2015-01-01``."""
@@ -160,6 +163,9 @@ class ChainStep:
         text = f"{verb} {self.source_citation or self.source_id}"
         if self.effective_date is not None:
             text += f", effective {self.effective_date.isoformat()}"
+        elif self.date_unknown:
+            text += ", effective date unknown" + (
+                f" (not before {self.not_before.isoformat()})" if self.not_before else "")
         if not self.in_force:
             text += " (not yet in force)"
         return text
@@ -183,6 +189,13 @@ class ContextItem:
         provenance: document and position.
         seed_id: the seed this item was reached from (itself for a seed).
         rank: 1-based order in the context.
+        date_unknown: the validity of this wording at the date rests on a start date that is
+            unknown (its own, or that of a change superseding it): the amending document states
+            none; it is served from ``not_before`` (the amending document's issue date) and every
+            answer that uses it must say so (:attr:`uncertainty_note`).
+        not_before: that issue date, where known.
+        consolidated: ``text`` is the unit's wording with its changed parts replaced by the
+            wording in force at the date (the stored text is the wording as enacted).
     """
 
     node_id: str
@@ -198,6 +211,19 @@ class ContextItem:
     provenance: Provenance
     seed_id: str
     rank: int = 0
+    date_unknown: bool = False
+    not_before: date | None = None
+    consolidated: bool = False
+
+    @property
+    def uncertainty_note(self) -> str | None:
+        """``ngày có hiệu lực chưa xác định (không trước DD/MM/YYYY)`` when ``date_unknown``."""
+        if not self.date_unknown:
+            return None
+        if self.not_before is None:
+            return "ngày có hiệu lực chưa xác định"
+        return ("ngày có hiệu lực chưa xác định (không trước "
+                f"{self.not_before.strftime('%d/%m/%Y')})")
 
 
 @dataclass(frozen=True)

@@ -171,6 +171,9 @@ class Auditor:
         if not any(it.applicable for it in items) and not says_changed:
             notes.append("rests only on wording not in force at the as-of date")
             return Claim(sentence.text, ids, "superseded_citation", support, notes)
+        # A wording whose start date is unknown may be used, never silently (issue 16).
+        notes.extend(f"{it.citation}: {it.uncertainty_note}" for it in cited_items
+                     if it.uncertainty_note)
         if support >= self.support_threshold:
             return Claim(sentence.text, ids, "supported", support, notes)
         return Claim(sentence.text, ids, "unsupported", support, notes)

@@ -368,6 +368,10 @@ class LegalQA:
         claims: list[Claim] = []
         for it in listed:
             status = "đang áp dụng" if it.applicable else "không áp dụng tại thời điểm này"
+            if it.uncertainty_note:
+                # The wording's start date is unknown: never stated as plainly in force.
+                status = ("có thể đang áp dụng" if it.applicable else "có thể không còn áp dụng"
+                          ) + f", {it.uncertainty_note}"
             lines.append(f"- {_cite(it)} ({status}; {it.validity_note}):")
             # A definitional question: quote the item that defines the term, wherever it sits
             # in a long definitions article, instead of the unit's opening lines.
@@ -416,6 +420,10 @@ class LegalQA:
         stale = [c for c in kept if c.verdict == "superseded_citation"]
         if stale:
             lines.append("Lưu ý: " + "; ".join(n for c in stale for n in c.notes))
+        uncertain = [it for it in cited if it.uncertainty_note]
+        if uncertain:
+            lines.append("Lưu ý: " + "; ".join(f"{_cite(it)}: {it.uncertainty_note}"
+                                               for it in uncertain))
         dropped = [c for c in claims if c.verdict in {"invented_citation", "unsupported",
                                                        "contradicted"}]
         if dropped:
@@ -453,7 +461,8 @@ def _cite(item: ContextItem) -> str:
 
 def _citation(item: ContextItem) -> Citation:
     return Citation(node_id=item.node_id, citation=_cite(item), applicable=item.applicable,
-                    validity_note=item.validity_note, role=item.role)
+                    validity_note=item.validity_note, role=item.role,
+                    date_unknown=item.date_unknown, not_before=item.not_before)
 
 
 def _excerpt(text: str, limit: int = 400) -> str:

@@ -111,6 +111,8 @@ class Citation:
     applicable: bool
     validity_note: str
     role: str
+    date_unknown: bool = False  # the wording's start date is unknown (served from not_before)
+    not_before: date | None = None
 
 
 @dataclass
@@ -222,6 +224,7 @@ class Answer:
                     {
                         "node_id": it.node_id, "citation": it.citation, "role": it.role,
                         "applicable": it.applicable, "validity_note": it.validity_note,
+                        "date_unknown": it.date_unknown,
                         "path": [s.describe() for s in it.path],
                         **({"text": it.text} if include_evidence_text else {}),
                     }

@@ -21,7 +21,7 @@ from hopgraph.errors import HopgraphError
 from hopgraph.loaders.biomed._cli import primekg
 from hopgraph.loaders.legal._cli import legal_load
 from hopgraph.loaders.sentences._cli import sentences as sentences_load
-from hopgraph.retrieval._cli import eval_retrieval, retrieve
+from hopgraph.retrieval._cli import consolidate, eval_retrieval, retrieve
 from hopgraph.settings import Neo4jSettings, Settings
 
 
@@ -60,6 +60,7 @@ cli.add_command(load)
 cli.add_command(eval_)
 # Area commands register below, one line each (e.g. load.add_command(legal_load)).
 cli.add_command(retrieve)
+cli.add_command(consolidate)
 eval_.add_command(eval_retrieval)
 cli.add_command(llm)
 cli.add_command(ask)

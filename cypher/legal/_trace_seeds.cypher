@@ -132,7 +132,7 @@ CALL (base) {
   WITH part, repealed, shown WHERE repealed
     OR (shown IS NOT NULL AND (shown.valid_to IS NULL OR shown.valid_to > $as_of))
   ORDER BY part.id LIMIT 8
-  RETURN collect({part_id: part.id, shown_id: shown.id,
+  RETURN collect({part_id: part.id, shown_id: shown.id, anchor_id: part.inserted_after,
     kind: CASE WHEN repealed THEN 'REPEALS' WHEN shown = part THEN 'SUPPLEMENTS'
       ELSE 'VERSION_OF' END}) AS parts
 }
@@ -150,7 +150,7 @@ WITH collect({
   decisive: decisive, events: events, cycles: size(cycles), doc_replaced: doc_replaced,
   references: references, parts: parts,
   unit_ids: [s.id, base.id] + [e IN events | e.successor_id] + [r IN references | r.target_id]
-    + [x IN parts | x.shown_id] + [x IN parts | x.part_id]
+    + [x IN parts | x.shown_id] + [x IN parts | x.part_id] + [x IN parts | x.anchor_id]
     + reduce(acc = [], e IN events | acc + [st IN e.steps | st.source_id])
 }) AS seeds
 // Provenance of every unit involved: document fields and position up the containment tree.
