@@ -43,7 +43,7 @@ _DOC_AFTER = re.compile(
 _THIS = re.compile(r"^\s*này(?![\wÀ-ỹ])")
 _NUMBER = re.compile(rf"(?<![\w/])(?:số\s+)?({DOC_NUMBER}|{OLD_DOC_NUMBER})(?![\w/])")
 _STOP = re.compile(r"(?:\s(?:và|hoặc)\s|[.;]|(?<![\wÀ-ỹ])(?:điểm|khoản|Điều)\s+\d)", re.IGNORECASE)
-_NAME_END = re.compile(r"\s+(?:ngày|năm|đã được|được|sửa đổi|về việc|quy định)\s", re.IGNORECASE)
+_NAME_END = re.compile(r"\s+(?:ngày|năm|đã được|được|sửa đổi|về việc|quy định|như sau|sau đây)(?:\s|$)", re.IGNORECASE)
 VAGUE = re.compile(
     r"theo\s+quy\s+định\s+của\s+pháp\s+luật(?:\s+(?:về|có liên quan)[^,;.:()\n]{0,80})?"
     r"|quy\s+định\s+khác\s+của\s+pháp\s+luật(?:\s+có\s+liên\s+quan)?"
@@ -190,7 +190,10 @@ class NameIndex(Mapping[str, str]):
         out._by_key = {k: dict(v) for k, v in self._by_key.items()}
         out.numbers = self.numbers
         for key, number in (local or {}).items():
-            out._by_key[key] = {number: None}
+            # a name the text states beside a number wins, unless that number is unknown and
+            # the name is a known document's title (a mistyped number in the amending text)
+            if key not in out._by_key or number in self.numbers:
+                out._by_key[key] = {number: None}
         return out
 
     def resolve(self, key: str, year: int | None = None) -> str | None:

@@ -78,6 +78,23 @@ def _strip_portal(lines: Lines, prefix: str) -> Lines:
 _CLOSE_THEN_ARTICLE = re.compile(r"(?<=[”\"])\s*[.;]?\s*(?=Điều\s+\d{1,4}[a-zđ]?\.?\s+[A-ZĐÀ-Ỹ])")
 
 
+_NEW_WORDING = re.compile(r"\s*(?=[“\"](?:\d{1,3}[a-zđ]?\.\s|[a-zđ]\)\s|Điều\s+\d))")
+
+
+def _quote_after_target(raw: str) -> re.Match[str] | None:
+    """``Sửa đổi, bổ sung khoản 4 Điều 44 của Luật … số … “4. …``: new wording opened on the
+    instruction's line without ``như sau:`` (never a phrase edit's ``cụm từ “…”``)."""
+    if not _instruction_like(raw.strip()):
+        return None
+    m = _NEW_WORDING.search(raw)
+    if m is None or m.start() == 0:
+        return None
+    before = raw[: m.start()].rstrip()
+    if re.search(r"(?:từ|ngữ|bằng|cụm)$", before) or "“" in before or '"' in before:
+        return None
+    return m
+
+
 def _split_quotes(lines: Lines) -> Lines:
     out: Lines = []
     for line, raw in lines:
@@ -86,7 +103,7 @@ def _split_quotes(lines: Lines) -> Lines:
             # new wording closed mid-line and the next article starts there ("…”Điều 2 Luật …")
             out.append((line, raw[: close.start()].rstrip()))
             raw = raw[close.end():]
-        m = _QUOTE_ON_LINE.search(raw)
+        m = _QUOTE_ON_LINE.search(raw) or _quote_after_target(raw)
         if m and m.end() < len(raw.rstrip()):
             out.append((line, raw[: m.end()].rstrip()))
             out.append((line, raw[m.end():].strip()))
@@ -99,11 +116,13 @@ def _join_broken(lines: Lines) -> Lines:
     out: Lines = []
     for line, raw in lines:
         text = raw.strip()
-        if out and text and _CONTINUATION.match(text):
+        if out and text:
             prev_line, prev = out[-1]
             prev_text = prev.strip()
             if prev_text and not _CLOSED.search(prev_text) and not prev_text.startswith(
-                    ("“", '"')) and _instruction_like(prev_text):
+                    ("“", '"')) and _instruction_like(prev_text) and (
+                    _CONTINUATION.match(text) or (_OPEN_WORD_END.search(prev_text)
+                                                  and not _STARTS_UNIT.match(text))):
                 out[-1] = (prev_line, f"{prev_text} {text}")
                 continue
         out.append((line, raw))
@@ -113,9 +132,14 @@ def _join_broken(lines: Lines) -> Lines:
 _ACTION = re.compile(r"sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế|thay\s+cụm|bỏ\s+cụm", re.IGNORECASE)
 
 
+_OPEN_WORD_END = re.compile(r"(?<![\wÀ-ỹ])(?:số|của|tại|và|về|theo|sau|vào|thuộc|các|bổ\s+sung)$")
+_STARTS_UNIT = re.compile(r"^(?:\d{1,3}[a-zđ]?\.\s|[a-zđ]\d?\)|(?:Điều|Chương|Mục|Phần)\s+\S+[.:]|[“\"«-])")
+
+
 def _instruction_like(text: str) -> bool:
     return bool(_OPENS_UNIT.match(text) and _ACTION.search(text)) or bool(
-        re.match(r"^(?:Sửa\s+đổi|Bổ\s+sung|Bãi\s+bỏ|Thay\s+thế)", text))
+        re.match(r"^(?:Điều\s+\d{1,4}[a-zđ]?\.\s+)?(?:Sửa\s+đổi|Bổ\s+sung|Bãi\s+bỏ|Thay\s+thế)",
+                 text))
 
 
 def repair_layout(lines: Lines) -> Lines:

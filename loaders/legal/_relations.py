@@ -218,7 +218,7 @@ class _Extractor:
                 low = seg.lower()
                 method = ("textual_substitution" if re.search(r"thay|bằng", low) else
                           "phrase_addition" if low.startswith("bổ sung") else "phrase_removal")
-                for path in self._targets(seg, container, phrase=True):
+                for path in self._targets(seg, container, phrase=True, target_doc=target_doc):
                     self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method,
                                       seg, effective))
                 continue
@@ -236,10 +236,11 @@ class _Extractor:
             anchors: list[str] = []
             if after:
                 target_part, anchor_text = seg[: after.start()], seg[after.end():]
-                anchors = self._targets(anchor_text, container)
+                anchors = self._targets(anchor_text, container, target_doc=target_doc)
                 anchor_path = anchors[0] if anchors else None
             targets = self._targets(target_part, container if anchor_path is None else
-                                    self._container_of_path(anchor_path) or container)
+                                    self._container_of_path(anchor_path) or container,
+                                    target_doc=target_doc)
             if not targets and anchors and action == "SUPPLEMENTS":
                 # "Bổ sung vào cuối khoản 2 Điều 7 nội dung như sau: …": new text in that unit
                 for path in anchors:
@@ -294,7 +295,7 @@ class _Extractor:
             if not _ACTION_START.match(line):
                 continue
             cites = [c for c in find_citations(mask_quotes(line), self.names)
-                     if c.doc.kind in ("none", "number")]
+                     if c.doc.kind != "this"]
             if cites:
                 cont = self._container(cites[-1])
                 if cont:
@@ -333,7 +334,7 @@ class _Extractor:
         return out or None
 
     def _targets(self, text: str, container: list[tuple[str, str]] | None,
-                 phrase: bool = False) -> list[str]:
+                 phrase: bool = False, target_doc: str | None = None) -> list[str]:
         if phrase:
             m = re.search(r"\s(?:tại|ở|của|trong)\s+(.*)$", text, re.IGNORECASE)
             text = m.group(1) if m else ""
@@ -341,6 +342,9 @@ class _Extractor:
         for c in find_citations(text, self.names):
             if any(x == ["này"] for x in (c.articles, c.clauses, c.points, c.chapters)):
                 continue  # "khoản 2 Điều này": the amending text itself, never a target
+            if c.doc.kind == "this" or (c.doc.kind == "number" and target_doc is not None
+                                        and c.doc.number != target_doc):
+                continue  # a unit of another document named in passing
             if c.chapters or c.annexes:
                 paths.extend(resolve(c, Context(self.doc_id, ""), target_doc="other"))
                 continue

@@ -49,6 +49,7 @@ KIND_OK = {
     "bổ sung": {"SUPPLEMENTS", "AMENDS"},
     "bãi bỏ": {"REPEALS"},
     "thay thế": {"AMENDS", "REPLACES"},
+    "other": set(CHANGE_TYPES),  # the portal's note names a change without its kind
 }
 _LEVEL_WORD = {"điều": "D", "khoản": "K", "điểm": "", "chương": "C", "mục": "M", "phụ lục": "PL",
                "tiểu mục": "TM", "phần": "P"}
