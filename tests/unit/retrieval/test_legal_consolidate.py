@@ -1,0 +1,90 @@
+"""Pure parts of the consolidated wording (issue 16): own lines, document order, one unit's text
+with its changed parts, the unknown-date note, and assembly from query rows."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from hopgraph.retrieval._legal_consolidate import (
+    PartChange,
+    build_consolidated,
+    consolidate_text,
+    document_order,
+    lead_text,
+    unknown_date_note,
+)
+from hopgraph.retrieval._legal_types import ChainStep
+
+ARTICLE = "Điều 4. Lệ phí\nCác khoản lệ phí gồm:\n1. Lệ phí cấp mới là 10.000 đồng.\n2. Lệ phí cấp lại là 5.000 đồng."
+
+
+def test_lead_text_stops_at_the_first_sub_unit() -> None:
+    kids = [{"level": "Clause", "text": "1. Lệ phí cấp mới là 10.000 đồng."}]
+    assert lead_text(ARTICLE, kids) == "Điều 4. Lệ phí\nCác khoản lệ phí gồm:"
+    assert lead_text("2. Văn bản.", []) == "2. Văn bản."
+
+
+def test_consolidate_text_replaces_inserts_and_repeals() -> None:
+    text, complete = consolidate_text(ARTICLE, [
+        PartChange("VERSION_OF", "1. Lệ phí cấp mới là 10.000 đồng.",
+                   "1. Lệ phí cấp mới là 20.000 đồng.", "1."),
+        PartChange("SUPPLEMENTS", "", "1a. Lệ phí gia hạn là 1.000 đồng.", "1a.",
+                   anchor_text="1. Lệ phí cấp mới là 10.000 đồng."),
+        PartChange("SUPPLEMENTS", "", "1b. Lệ phí đổi là 3.000 đồng.", "1b.",
+                   anchor_text="1. Lệ phí cấp mới là 10.000 đồng."),
+        PartChange("REPEALS", "2. Lệ phí cấp lại là 5.000 đồng.", None, "2."),
+    ])
+    assert complete
+    assert text.splitlines() == ["Điều 4. Lệ phí", "Các khoản lệ phí gồm:",
+                                 "1. Lệ phí cấp mới là 20.000 đồng.",
+                                 "1a. Lệ phí gia hạn là 1.000 đồng.",
+                                 "1b. Lệ phí đổi là 3.000 đồng.", "2. (bãi bỏ)"]
+
+
+def test_consolidate_text_reports_a_part_it_cannot_place() -> None:
+    text, complete = consolidate_text(ARTICLE, [
+        PartChange("VERSION_OF", "3. Không có trong văn bản.", "3. Mới.", "3.")])
+    assert not complete and text == ARTICLE
+
+
+def test_document_order_puts_inserted_units_after_their_anchor() -> None:
+    rows = [{"id": "d:D2", "ordinal": 2, "number": "2"}, {"id": "d:D1", "ordinal": 1, "number": "1"},
+            {"id": "d:D1b", "ordinal": None, "number": "1b", "inserted_after": "d:D1a"},
+            {"id": "d:D1a", "ordinal": None, "number": "1a", "inserted_after": "d:D1"}]
+    assert [r["id"] for r in document_order(rows)] == ["d:D1", "d:D1a", "d:D1b", "d:D2"]
+
+
+def test_unknown_dates_are_stated() -> None:
+    assert unknown_date_note(date(2020, 10, 10)) == \
+        "ngày có hiệu lực chưa xác định (không trước 10/10/2020)"
+    step = ChainStep("AMENDS", "b:D1.K1", "a:D1", date_unknown=True, not_before=date(2020, 1, 2))
+    assert step.describe().endswith("effective date unknown (not before 2020-01-02)")
+
+
+def test_assembly_marks_changes_and_leaves_out_what_a_new_wording_drops() -> None:
+    doc = {"id": "a", "number": "a", "doc_type": "Nghị định", "title": "T", "replaced_by": []}
+    version = {"id": "a:D1@b", "text": "Điều 1. Mới\n1. Một mới.", "start": date(2020, 1, 1),
+               "valid_from": date(2020, 1, 1), "date_unknown": False, "not_before": None,
+               "amended_by": "b"}
+    k1v = {**version, "id": "a:D1.K1@b", "text": "1. Một mới."}
+    rows = [
+        {"id": "a:D1", "parent_id": None, "level": "Article", "number": "1", "label": "Điều 1",
+         "text": "Điều 1. Cũ\n1. Một.\n2. Hai.", "ordinal": 1, "started": True, "chosen": version,
+         "version_docs": ["b"], "changes": [{"kind": "AMENDS", "source_id": "b:D1.K1",
+                                             "source_citation": "khoản 1 Điều 1 Nghị định b",
+                                             "method": "amend_instruction",
+                                             "effective_date": date(2020, 1, 1),
+                                             "date_unknown": False, "not_before": None}]},
+        {"id": "a:D1.K1", "parent_id": "a:D1", "level": "Clause", "number": "1",
+         "label": "Khoản 1", "text": "1. Một.", "ordinal": 2, "started": True, "chosen": k1v,
+         "version_docs": ["b"], "changes": []},
+        {"id": "a:D1.K2", "parent_id": "a:D1", "level": "Clause", "number": "2",
+         "label": "Khoản 2", "text": "2. Hai.", "ordinal": 3, "started": True, "chosen": None,
+         "version_docs": [], "changes": []},
+    ]
+    out = build_consolidated(doc, rows, date(2021, 1, 1))
+    states = {u.id: u.state for u in out.units}
+    assert states == {"a:D1": "amended", "a:D1.K1": "amended", "a:D1.K2": "removed"}
+    assert out.units[0].text == "Điều 1. Mới"
+    assert out.units[1].change is not None and out.units[1].change.source_id == "b:D1.K1"
+    assert "Hai" not in out.render() and "hiệu lực từ 01/01/2020" in out.render()
