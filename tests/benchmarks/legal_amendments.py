@@ -38,7 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from hopgraph.loaders.legal import ParsedDocument, normalise_doc_number, parse_inputs
+from hopgraph.loaders.legal._formats import expand_paths
 from hopgraph.loaders.legal._ids import roman_to_int
+from hopgraph.loaders.legal._loader import collect_names
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 AMEND = DATA / "vn-amend-dev"
@@ -225,7 +227,12 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def law_dict_check() -> dict[str, Any]:
     """46/2014/QH13 -> 25/2008/QH12 from the shipped law_dict.json."""
     path = DATA / "vn-health" / "raw" / "law_dict.json"
-    docs, problems, _ = parse_inputs([path])
+    # as "hopgraph load legal ../shared/data/vn-health" reads it: the codification beside it
+    # names "Luật Bảo hiểm y tế" -> 25/2008/QH12 (law_dict.json has no titles)
+    files, _ = expand_paths([DATA / "vn-health" / "phapdien"])
+    docs, problems, _ = parse_inputs([path], collect_names(files))
+    alone, _, _ = parse_inputs([path])
+    alone_46 = next((d for d in alone if d.meta.doc_id == "46/2014/QH13"), None)
     by_id = {d.meta.doc_id: d for d in docs}
     amending = by_id.get("46/2014/QH13")
     if amending is None:
@@ -235,7 +242,14 @@ def law_dict_check() -> dict[str, Any]:
     unresolved = sum(1 for u in amending.unresolved
                      if u.method == "amendment_target_document_unknown")
     return {"edges_to_25_2008": dict(edges), "unresolved_instructions": unresolved,
-            "versions": sum(1 for n in amending.new_units if n.kind == "version")}
+            "versions": sum(1 for n in amending.new_units if n.kind == "version"),
+            "without_codification_names": {
+                "edges_to_25_2008": sum(1 for r in (alone_46.relations if alone_46 else [])
+                                        if r.type in CHANGE_TYPES
+                                        and r.target.startswith("25/2008/QH12:")),
+                "unresolved_instructions": sum(
+                    1 for u in (alone_46.unresolved if alone_46 else [])
+                    if u.method == "amendment_target_document_unknown")}}
 
 
 def run(tiers: set[str]) -> dict[str, Any]:
