@@ -52,12 +52,43 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
   ``Luật này``) is not written. ``(unit)-[:REFERS_TO]->(Document)`` is written for a document cited
   by number without a unit. References inside new wording are read against the amended document
   and start at the UnitVersion (or the inserted unit).
+- Amended documents are found as a lawyer finds them (issue 16): by number, else by the title
+  the instruction or its heading names (``Điều 1. Sửa đổi, bổ sung một số điều của Luật Sở hữu
+  trí tuệ``), with or without its year, against the titles of the run's documents and of the
+  Documents the graph holds (``legal/list_document_names``) and the names the amending text
+  states beside a number in its preamble; a stated number no known document has yields to a
+  known title. A title two documents share resolves by the year given, else to the latest
+  issued on or before the amending document. A title no loaded document carries gives a
+  **title placeholder** document id ``~<slug of the title>`` (``~luat-so-huu-tri-tue``, with
+  ``-<year>`` when the text gives one): edges, versions and inserted units are written against
+  it, the load report names it, and the first derive step (``legal/rehome_title_placeholders``)
+  moves all of it onto the one loaded Document whose ``name_slugs`` carry that key (ids,
+  ``doc_id``, ``inserted_after`` and citations rewritten, placeholders merged into the real
+  units), so the graph is the same whatever the load order. Documents store ``name_slugs`` and
+  ``citation_label`` for this; version rows written against a title placeholder carry
+  ``pending_label`` until re-homed.
+- Effective dates of versions and inserted units come from the amending document's effect
+  article, per provision where it says so (``Riêng khoản 3 Điều 1 … có hiệu lực từ …``, lists
+  of clauses). ``valid_from_unknown`` is true when no date was found (``valid_from`` null);
+  ``not_before`` is the amending document's issue date: such a version is never in force before
+  it (see ``graph_models/_legal.py`` for how validity queries read these).
+- Relation methods added with issue 16: ``repeal_statement`` / ``replacement_statement``
+  (``Nghị định này thay thế và bãi bỏ … tại khoản 1 Điều 1 … Nghị định số X``),
+  ``phrase_addition`` (``Bổ sung cụm từ “…” vào sau cụm từ “…” tại …``), ``text_addition``
+  (``Bổ sung vào cuối khoản 2 Điều 7 nội dung như sau``). Section targets are paths
+  ``C4.M4`` (``tên Mục 4 Chương IV``).
+- Parsing recovers rather than refuses: before the structure parser, ``_layout`` removes a
+  portal copy's repeated name prefix, joins an instruction broken over two lines and moves a
+  quote opened on the instruction's own line to its own line; a repeated, stray or
+  out-of-sequence article marker is text with a warning (file:line), an unclosed quote ends at
+  the next instruction, article or effect clause of the amending text.
 - UnresolvedReference ids are ``<source id>#<12 hex of sha1(method|text)>``; methods:
   vague_law_reference, external_document_without_number, legal_basis_without_number,
   amendment_target_document_unknown.
 - Relation methods: amend_instruction, supplement_instruction, repeal_instruction,
   textual_substitution, phrase_removal, annex_replacement, document_replacement, document_repeal,
-  expiry_on_effect, absolute_reference, relative_reference, range_reference, external_reference,
+  expiry_on_effect, repeal_statement, replacement_statement, phrase_addition, text_addition,
+  absolute_reference, relative_reference, range_reference, external_reference,
   document_reference, legal_basis, detailing_statement, guidance_annotation, codification_source,
   codification_note.
 """

@@ -63,6 +63,7 @@ class DocRef:
     number: str | None = None
     name: str | None = None
     end: int = 0  # offset in the text where the document mention ends
+    year: int | None = None  # the year the name carries, when the text gives one
 
 
 @dataclass
@@ -137,7 +138,7 @@ def doc_after(text: str, names: Mapping[str, str] | None) -> DocRef:
     found = lookup_name(name, names, name_year(scope))
     if found:
         return DocRef("number", number=found, name=name, end=m.start("rest") + len(scope))
-    return DocRef("name", name=name, end=m.start("rest") + len(scope))
+    return DocRef("name", name=name, end=m.start("rest") + len(scope), year=name_year(scope))
 
 
 def _clean_name(raw: str) -> str:
@@ -240,6 +241,34 @@ def lookup_name(name: str, names: Mapping[str, str] | None, year: int | None = N
 _ISSUER_WORDS = re.compile(
     r"\s+của\s+(?:quốc\s+hội|chính\s+phủ|ủy\s+ban\s+thường\s+vụ\s+quốc\s+hội|chủ\s+tịch\s+nước)"
     r"(?:\s+nước\s+cộng\s+ho[àa]\s+xã\s+hội\s+chủ\s+nghĩa\s+việt\s+nam)?", re.IGNORECASE)
+
+
+TITLE_PLACEHOLDER = "~"
+
+
+def title_placeholder(name: str, year: int | None = None) -> str:
+    """The id of a document known only by the title an amending text names it by
+    (``Luật Bảo hiểm y tế`` -> ``~luat-bao-hiem-y-te``); the derive step re-homes everything
+    written against it onto the loaded document that carries the title."""
+    from hopgraph.loaders.legal._ids import slugify
+
+    slug = slugify(name_key(name))
+    return f"{TITLE_PLACEHOLDER}{slug}-{year}" if year else f"{TITLE_PLACEHOLDER}{slug}"
+
+
+def title_slugs(title: str, issued: date | None) -> list[str]:
+    """The placeholder keys (without ``~``) a document's title answers to."""
+    from hopgraph.loaders.legal._ids import slugify
+
+    out: list[str] = []
+    for alias in title_aliases(title):
+        slug = slugify(name_key(alias))
+        if not slug:
+            continue
+        out.append(slug)
+        if issued is not None:
+            out.append(f"{slug}-{issued.year}")
+    return sorted(set(out))
 
 
 def title_aliases(title: str) -> list[str]:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from hopgraph.agents import Embedder
 
 DEFAULT_BATCH_SIZE = 1000
-DERIVE_STEPS = ("legal/link_inserted_units", "legal/derive_version_only_units",
+DERIVE_STEPS = ("legal/rehome_title_placeholders", "legal/link_inserted_units", "legal/derive_version_only_units",
                 "legal/derive_unit_validity",
                 "legal/derive_version_validity", "legal/derive_document_status",
                 "legal/derive_defined_terms")
@@ -212,6 +212,11 @@ def load_legal(
             report.skipped.append(Problem(doc.meta.source_file, None, str(e)))
             continue
         report.warnings.extend(doc.warnings)
+        for placeholder, name in sorted(doc.title_targets.items()):
+            report.warnings.append(Problem(
+                doc.meta.source_file, None,
+                f"{name!r} is named by title only and no document loaded carries that title: "
+                f"its instructions are kept against {placeholder} until one does"))
         plans.append((doc, plan))
     report.parse_s = time.perf_counter() - t0
     if embedder is not None:

@@ -141,6 +141,8 @@ class ParsedDocument:
     unresolved: list[Unresolved] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     unit_dates: dict[str, date] = field(default_factory=dict)  # per-provision start dates
+    # title placeholders (``~luat-x``) its instructions target -> the title the text names
+    title_targets: dict[str, str] = field(default_factory=dict)
 
     def unit_id(self, unit: Unit) -> str:
         return f"{self.meta.doc_id}:{unit.path}"

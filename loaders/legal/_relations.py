@@ -25,6 +25,7 @@ from datetime import date
 from hopgraph.loaders.legal._citations import (
     DOC_MENTION,
     VAGUE,
+    title_placeholder,
     Citation,
     Context,
     doc_after,
@@ -32,7 +33,13 @@ from hopgraph.loaders.legal._citations import (
     resolve,
 )
 from hopgraph.loaders.legal._ids import normalise_doc_number, roman_to_int, segment, version_id
-from hopgraph.loaders.legal._model import NewUnit, ParsedDocument, Relation, Unit, Unresolved
+from hopgraph.loaders.legal._model import (
+    NewUnit,
+    ParsedDocument,
+    Relation,
+    Unit,
+    Unresolved,
+)
 from hopgraph.loaders.legal._parser import parse_structure
 
 _MARKER = re.compile(r"^(?:Điều\s+\d+[a-zđ]?\s*[.:]?|\d{1,3}[a-zđ]?\.|[a-zđ]\d?\))\s*", re.IGNORECASE)
@@ -160,13 +167,37 @@ class _Extractor:
         return first
 
     def target_doc(self, unit: Unit, text: str) -> tuple[str | None, str]:
-        """The amended document: named in the instruction, an ancestor, or the title."""
-        for source in [text, unit.own_text.split("\n")[0], *[a.own_text for a in unit.ancestors()], *[
-                a.heading or "" for a in unit.ancestors()], self.doc.meta.title or ""]:
+        """The amended document: named in the instruction, an ancestor, or the title.
+
+        Named by number, or by a title a known document carries; else, when the nearest text
+        that names a document names it by title only, a title placeholder
+        (:func:`title_placeholder`) a later load re-homes.
+        """
+        sources = [text, unit.own_text.split("\n")[0], *[a.own_text for a in unit.ancestors()],
+                   *[a.heading or "" for a in unit.ancestors()], self.doc.meta.title or ""]
+        for source in sources:
             ref = self._doc_in(source)
             if ref is not None:
                 return ref, source
+        for source in sources:
+            named = self._title_in(mask_quotes(source))
+            if named is not None:
+                return named, source
         return None, ""
+
+    def _title_in(self, text: str) -> str | None:
+        for m in DOC_MENTION.finditer(text):
+            ref = doc_after(text[m.start():], self.names)
+            if ref.kind != "name" or not ref.name:
+                continue
+            words = ref.name.split()
+            if len(words) < 2 or re.search(r"\b(?:này|sửa\s+đổi|bổ\s+sung|có\s+liên\s+quan)\b",
+                                           ref.name, re.IGNORECASE):
+                continue
+            placeholder = title_placeholder(ref.name, ref.year)
+            self.doc.title_targets[placeholder] = ref.name
+            return placeholder
+        return None
 
     def _doc_in(self, text: str) -> str | None:
         for m in DOC_MENTION.finditer(text):
@@ -608,6 +639,7 @@ def extract_relations(doc: ParsedDocument, names: Mapping[str, str] | None = Non
         doc.relations.clear()
         doc.new_units.clear()
         doc.unresolved.clear()
+        doc.title_targets.clear()
     ex = _Extractor(doc, names)
     ex.basis()
     ex.guides()

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hopgraph.errors import IngestError
+from hopgraph.loaders.legal._citations import TITLE_PLACEHOLDER, title_slugs
 from hopgraph.loaders.legal._ids import citation, doc_label, split_unit_id
 from hopgraph.loaders.legal._model import ParsedDocument, Unit
 
@@ -92,6 +93,9 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
         "title": meta.title, "issue_date": meta.issue_date, "effective_date": meta.effective_date,
         "expiry_stated": meta.expiry_stated, "status_external": meta.status_external,
         "source_file": meta.source_file, "source_format": meta.source_format,
+        # the keys of title placeholders this document answers to, and how citations name it
+        "name_slugs": title_slugs(meta.title, meta.issue_date) if meta.title else [],
+        "citation_label": _label_for(meta.doc_id),
     }})
     for unit in doc.units:
         uid = doc.unit_id(unit)
@@ -112,6 +116,8 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
             # unknown is a value: no start date found in the amending document's text
             "valid_from_unknown": new.valid_from is None, "not_before": new.not_before,
             "citation": citation(chain_parts, _label_for(target_doc_label)),
+            "pending_label": _label_for(target_doc_label)
+            if target_doc_label.startswith(TITLE_PLACEHOLDER) else None,
             "source_line": new.line, "amended_by": new.by_doc if new.kind == "version" else None,
             "supplemented_by": new.by_doc if new.kind == "inserted" else None,
             "inserted_after": new.inserted_after,
@@ -168,6 +174,8 @@ def _word(level: str) -> str:
 
 
 def _label_for(doc_id: str) -> str:
+    if doc_id.startswith(TITLE_PLACEHOLDER):
+        return f"Văn bản {doc_id}"
     from hopgraph.loaders.legal._ids import doc_type_of_number
 
     return doc_label(doc_type_of_number(doc_id), doc_id, None)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
@@ -115,7 +116,19 @@ def _parent(path: str) -> str:
     return ".".join(path.split(".")[:-1])
 
 
-def score_pair(pair: dict[str, Any], docs: dict[str, ParsedDocument]) -> dict[str, Any]:
+def graph_edges(runner: Any, source_doc: str, target_doc: str) -> list[dict[str, Any]]:
+    """The same rows as :func:`predicted`, read back from the graph."""
+    out = []
+    for r in runner.read("legal/list_change_edges", source_doc=source_doc, target_doc=target_doc):
+        when = r["effective_date"]
+        out.append({"type": r["type"], "path": r["path"], "method": r["method"],
+                    "date": when.iso_format() if when is not None else None,
+                    "inserted": r["type"] == "SUPPLEMENTS", "evidence": ""})
+    return out
+
+
+def score_pair(pair: dict[str, Any], docs: dict[str, ParsedDocument],
+               graph: Any = None) -> dict[str, Any]:
     amended = normalise_doc_number(pair["amended_number"])
     amending = normalise_doc_number(pair["amending_number"])
     gold = [json.loads(line) for line in
@@ -130,7 +143,7 @@ def score_pair(pair: dict[str, Any], docs: dict[str, ParsedDocument]) -> dict[st
         pred: list[dict[str, Any]] = []
     else:
         row["refused"] = False
-        pred = predicted(doc, amended)
+        pred = predicted(doc, amended) if graph is None else graph_edges(graph, amending, amended)
     gold_rows = []
     for g in gold:
         path = gold_path(g["target_unit"])
@@ -193,8 +206,8 @@ def _prf(tp: int, gold: int, pred: int) -> dict[str, float]:
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    art = Counter()
-    unit = Counter()
+    art: Counter[str] = Counter()
+    unit: Counter[str] = Counter()
     for r in rows:
         art.update(r["article"])
         unit.update(r["unit"])
@@ -207,7 +220,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         tp = sum(r["kinds"][rel]["tp"] for r in rows)
         p = sum(r["kinds"][rel]["pred"] for r in rows)
         kinds[rel] = {"precision": round(tp / p, 3) if p else None, "pred": p}
-    dates = Counter()
+    dates: Counter[str] = Counter()
     for r in rows:
         dates.update({k: v for k, v in r["dates"].items() if isinstance(v, int)})
     return {
@@ -250,6 +263,50 @@ def law_dict_check() -> dict[str, Any]:
                 "unresolved_instructions": sum(
                     1 for u in (alone_46.unresolved if alone_46 else [])
                     if u.method == "amendment_target_document_unknown")}}
+
+
+def run_graph(tiers: set[str]) -> dict[str, Any]:
+    """Load every pair's two texts (``load_legal``, no embeddings) into a fresh local Neo4j and
+    score the edges the graph holds; also the load time per document."""
+    import tempfile
+
+    from hopgraph.db import Neo4jRunner, connect
+    from hopgraph.db._runtime import LocalInstance, free_port
+    from hopgraph.db._schema_install import install_schema
+    from hopgraph.loaders.legal import load_legal
+
+    pairs = [p for p in json.loads((AMEND / "pairs.json").read_text(encoding="utf-8"))["pairs"]
+             if p["tier"] in tiers]
+    files = sorted({p["amended_file"] for p in pairs} | {p["amending_file"] for p in pairs})
+    root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-amend-"))
+    inst = LocalInstance(root=root, cache_root=Path.home() / ".local/share/hopgraph/cache",
+                         bolt_port=free_port(), http_port=free_port())
+    inst.start(timeout_s=600)
+    try:
+        driver = connect(inst.uri, "neo4j", inst.password())
+        install_schema(driver, "neo4j", dimension=384)
+        runner = Neo4jRunner(driver, database="neo4j", timeout_s=900)
+        t0 = time.perf_counter()
+        report = load_legal(runner, None, [AMEND / f for f in files], segmenter=lambda t: t)
+        load_s = time.perf_counter() - t0
+        docs_loaded = set(report.documents)
+        rows = []
+        for pair in pairs:
+            amended = normalise_doc_number(pair["amended_number"])
+            amending = normalise_doc_number(pair["amending_number"])
+            present: dict[str, Any] = {d: None for d in (amended, amending) if d in docs_loaded}
+            rows.append(score_pair(pair, present, graph=runner))
+        driver.close()
+    finally:
+        inst.stop()
+    by_tier = {t: summarise([r for r in rows if r["tier"] == t]) for t in sorted(tiers)
+               if any(r["tier"] == t for r in rows)}
+    return {"tiers": by_tier, "files": len(files), "documents_loaded": len(docs_loaded),
+            "skipped": [str(p) for p in report.skipped], "load_s": round(load_s, 1),
+            "load_s_per_document": round(load_s / max(1, len(docs_loaded)), 2),
+            "timings": {"parse_s": round(report.parse_s, 1), "write_s": round(report.write_s, 1),
+                        "derive_s": round(report.derive_s, 1)},
+            "warnings": len(report.warnings), "pairs": rows}
 
 
 def run(tiers: set[str]) -> dict[str, Any]:
@@ -296,16 +353,33 @@ def run(tiers: set[str]) -> dict[str, Any]:
     }
 
 
+def _commit() -> str:
+    import subprocess
+
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tier", action="append", choices=["core", "minor", "indirect"])
     ap.add_argument("--out", default="legal_amendments")
     ap.add_argument("--show", action="store_true", help="print misses per pair")
+    ap.add_argument("--graph", action="store_true",
+                    help="also load the pairs into a fresh local Neo4j and score the graph")
     args = ap.parse_args(argv)
     tiers = set(args.tier or ["core", "minor", "indirect"])
     t0 = time.perf_counter()
     result = run(tiers)
+    if args.graph:
+        result["graph"] = run_graph(tiers)
     result["seconds"] = round(time.perf_counter() - t0, 1)
+    result["commit"] = _commit()
+    result["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    result["load_average_1m"] = round(os.getloadavg()[0], 2)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.out}.json").write_text(json.dumps(result, ensure_ascii=False, indent=1),
                                           encoding="utf-8")
@@ -313,6 +387,10 @@ def main(argv: list[str] | None = None) -> int:
         print(tier, json.dumps({k: s[k] for k in ("article", "unit", "pairs_without_edges",
                                                   "dates")}, ensure_ascii=False))
     print("documents", json.dumps(result["documents"], ensure_ascii=False))
+    if "graph" in result:
+        for tier, s in result["graph"]["tiers"].items():
+            print("graph", tier, json.dumps({k: s[k] for k in ("article", "unit", "dates")},
+                                            ensure_ascii=False))
     print("law_dict", json.dumps(result["law_dict_46_2014"], ensure_ascii=False))
     if args.show:
         for r in result["pairs"]:

@@ -256,3 +256,52 @@ def test_wording_as_of_a_date_follows_the_chain(runner: Neo4jRunner) -> None:
     assert at("2020-01-01")["01/2015/QH-MAU:D9"]["text"] is None  # repealed
     assert at("2017-01-01")["12/2016/NĐ-MAU:D4.K1a"]["text"] is None  # not inserted yet
     assert "trạm y tế" in at("2024-01-01")["12/2016/NĐ-MAU:D4.K1a"]["text"]
+
+
+_TITLE_AMENDED = """LUẬT
+Luật số: 10/2010/QH12
+Hà Nội, ngày 01 tháng 6 năm 2010
+LUẬT THỦY LỢI MẪU
+Điều 1. Phạm vi
+Luật này quy định về thủy lợi.
+Điều 2. Quy hoạch
+1. Quy hoạch thủy lợi.
+2. Thời kỳ quy hoạch là 10 năm.
+Điều 3. Hiệu lực
+Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2011.
+"""
+_TITLE_AMENDING = """LUẬT
+Luật số: 30/2015/QH13
+Hà Nội, ngày 10 tháng 3 năm 2015
+LUẬT SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT THỦY LỢI MẪU
+Điều 1. Sửa đổi, bổ sung một số điều của Luật Thủy lợi mẫu
+1. Sửa đổi, bổ sung khoản 2 Điều 2 như sau:
+“2. Thời kỳ quy hoạch là 15 năm.”.
+2. Bổ sung Điều 2a vào sau Điều 2 như sau:
+“Điều 2a. Điều phối
+Bộ điều phối quy hoạch.”.
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.
+"""
+
+
+def test_a_law_named_by_title_only_is_rehomed_whatever_the_load_order(
+        runner: Neo4jRunner, tmp_path: Path) -> None:
+    amended, amending = tmp_path / "a.txt", tmp_path / "b.txt"
+    amended.write_text(_TITLE_AMENDED, encoding="utf-8")
+    amending.write_text(_TITLE_AMENDING, encoding="utf-8")
+    report = _load(runner, [amending])
+    assert any("named by title only" in str(w) for w in report.warnings), report.summary()
+    assert ("30/2015/QH13:D1.K1", "~luat-thuy-loi-mau:D2.K2") in _edges(runner, "AMENDS")
+    _load(runner, [amended])
+    amending_first = _dump(runner)
+    assert ("30/2015/QH13:D1.K1", "10/2010/QH12:D2.K2") in _edges(runner, "AMENDS")
+    assert not [n for n in amending_first[0] if n["id"].startswith("~")]
+    version = _one(runner, "10/2010/QH12:D2.K2@30/2015/QH13")
+    assert "Placeholder" not in _one(runner, "10/2010/QH12:D2.K2")["labels"]
+    assert version["props"]["citation"] == "Khoản 2 Điều 2 Luật số 10/2010/QH12"
+    clear_database(runner.driver)
+    _load(runner, [amended, amending])
+    together = _dump(runner)
+    assert amending_first[0] == together[0]
+    assert amending_first[1] == together[1]

@@ -1,0 +1,32 @@
+// purpose: Re-home what amending texts wrote against a document they name by title only (doc_id '~<title slug>') onto the one loaded Document that carries that title: ids and doc_id rewritten, a placeholder merged into the real unit of the same id, citations relabelled. Runs first in derive, so load order never changes the graph; a title two loaded documents share is left alone.
+// mode: write
+// returns: count
+MATCH (d:Document) WHERE d.name_slugs IS NOT NULL
+UNWIND d.name_slugs AS slug
+WITH slug, collect(d) AS docs
+WHERE size(docs) = 1
+WITH docs[0] AS d, '~' + slug AS key
+MATCH (n:LegalNode {doc_id: key})
+WITH d, key, n, d.id + substring(n.id, size(key)) AS new_id
+OPTIONAL MATCH (real:LegalNode {id: new_id})
+CALL (n, real, new_id, d, key) {
+  WITH n, real, new_id, d, key WHERE real IS NULL
+  SET n.id = new_id, n.doc_id = d.id,
+      n.inserted_after = CASE WHEN n.inserted_after STARTS WITH key
+        THEN d.id + substring(n.inserted_after, size(key)) ELSE n.inserted_after END,
+      n.citation = CASE WHEN n.pending_label IS NULL THEN n.citation
+        ELSE replace(n.citation, n.pending_label, d.citation_label) END
+  REMOVE n.pending_label
+  RETURN 1 AS done
+  UNION
+  WITH n, real WHERE real IS NOT NULL
+  WITH n, real, real:Placeholder AS was_placeholder
+  CALL apoc.refactor.mergeNodes([real, n], {properties: 'discard', mergeRels: true})
+  YIELD node
+  CALL (node, was_placeholder) {
+    WITH node WHERE NOT was_placeholder
+    REMOVE node:Placeholder
+  }
+  RETURN 1 AS done
+}
+RETURN count(*) AS count
