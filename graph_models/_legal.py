@@ -4,6 +4,18 @@ Every node of this graph carries the label ``LegalNode`` with a unique ``id``; l
 that label so that a ``Placeholder`` created by a reference turns into the real unit in place.
 Units of every level also carry ``LegalUnit``, which one vector index and one full-text index
 cover. Ids follow ``<document number>:<unit path>``, e.g. ``15/2023/QH15:D5.K2.a``.
+
+Validity dates (issue 16). A UnitVersion and an inserted unit carry ``valid_from`` (the date its
+amending instruction took effect, or ``None``), ``valid_from_unknown`` (``True`` when the amending
+text states no start date) and ``not_before`` (the amending document's issue date). A wording with
+``valid_from_unknown`` is never in force before ``not_before`` and never at all without it; from
+``not_before`` on it is served flagged as uncertain (``date_unknown`` in ``legal/get_text_as_of``,
+``legal/_trace_seeds``, ``legal/consolidate_document``). The wording it follows then ends at
+``not_before`` with ``valid_to_unknown = True`` ("possibly superseded"), set by the
+``legal/derive_*`` queries. Candidate versions are ordered by ``coalesce(valid_from, not_before)``.
+An original unit whose ``valid_from`` is ``None`` (its document's effect date unknown) is, as
+before, in force from the start. Change edges (AMENDS, SUPPLEMENTS, REPEALS) carry
+``effective_date``, ``None`` when unknown; such a change counts from its document's issue date.
 """
 
 from __future__ import annotations
@@ -95,6 +107,9 @@ class LegalUnit(LegalNode):
     inserted_after = StringProperty()  # id of the unit this inserted unit follows
     amended_by = StringProperty()  # UnitVersion only: id of the amending document
     source_line = IntegerProperty()  # line of the unit's marker in the source file
+    valid_from_unknown = BooleanProperty()  # version / inserted unit: no start date stated
+    not_before = DateProperty()  # version / inserted unit: its amending document's issue date
+    valid_to_unknown = BooleanProperty()  # ended by a successor whose start is unknown
 
     children = RelationshipTo("LegalUnit", StructureRel.CONTAINS.value)
     parent = RelationshipFrom("LegalNode", StructureRel.CONTAINS.value)
