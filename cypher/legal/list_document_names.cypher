@@ -1,7 +1,7 @@
-// purpose: The documents the graph holds, with the title and issue date an amending text may name them by (the loader resolves "Luật Sở hữu trí tuệ" against these, so load order never matters).
+// purpose: The documents the graph holds, with the title and issue date an amending text may name them by (the loader resolves "Luật Sở hữu trí tuệ" against these, so load order never matters); title is null for documents read without one.
 // mode: read
 // returns: id, title, issue_date
 MATCH (d:Document)
-WHERE d.title IS NOT NULL AND NOT d.id STARTS WITH 'PD-'
+WHERE NOT d.id STARTS WITH 'PD-'
 RETURN d.id AS id, d.title AS title, d.issue_date AS issue_date
 ORDER BY id

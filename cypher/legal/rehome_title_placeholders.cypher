@@ -25,7 +25,7 @@ CALL (n, real, new_id, d, key) {
   YIELD node
   CALL (node, was_placeholder) {
     WITH node WHERE NOT was_placeholder
-    REMOVE node:Placeholder
+    REMOVE node:Placeholder, node.kind
   }
   RETURN 1 AS done
 }

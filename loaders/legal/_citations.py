@@ -129,8 +129,10 @@ def doc_after(text: str, names: Mapping[str, str] | None) -> DocRef:
         name = _clean_name(m.group("dtype") + scope[: num.start()])
         known = getattr(names, "numbers", None)
         if known is not None and number not in known and name:
+            # a mistyped suffix (04/2007/QH11 for the loaded 04/2007/QH12): the same number
+            # and year under the title the text gives
             by_name = lookup_name(name, names, name_year(scope[: num.start()]))
-            if by_name and by_name in known:
+            if by_name and by_name in known and _same_number_and_year(by_name, number):
                 number = by_name
         return DocRef("number", number=number, name=name or None,
                       end=m.start("rest") + num.end())
@@ -139,6 +141,11 @@ def doc_after(text: str, names: Mapping[str, str] | None) -> DocRef:
     if found:
         return DocRef("number", number=found, name=name, end=m.start("rest") + len(scope))
     return DocRef("name", name=name, end=m.start("rest") + len(scope), year=name_year(scope))
+
+
+def _same_number_and_year(a: str, b: str) -> bool:
+    pa, pb = a.split("/"), b.split("/")
+    return len(pa) >= 3 and len(pb) >= 3 and pa[:2] == pb[:2]
 
 
 def _clean_name(raw: str) -> str:
