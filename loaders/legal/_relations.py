@@ -25,12 +25,12 @@ from datetime import date
 from hopgraph.loaders.legal._citations import (
     DOC_MENTION,
     VAGUE,
-    title_placeholder,
     Citation,
     Context,
     doc_after,
     find_citations,
     resolve,
+    title_placeholder,
 )
 from hopgraph.loaders.legal._ids import normalise_doc_number, roman_to_int, segment, version_id
 from hopgraph.loaders.legal._model import (
