@@ -38,7 +38,20 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
   (``legal/derive_version_only_units``) turns that Placeholder into a real unit of the amended
   document (level label, ``supplemented_by`` = amending doc, ``valid_from`` = first version,
   contained by its parent, no text of its own: its wording is the version's).
-- ``legal/get_text_as_of`` (ids, as_of) returns the wording in force at a date per unit.
+- Unknown start dates: a UnitVersion or inserted unit whose amending text states no start date
+  has ``valid_from`` null, ``valid_from_unknown = true`` and ``not_before`` = the amending
+  document's issue date. It is never in force before ``not_before`` (never at all when
+  ``not_before`` is null) and is served from then on flagged as uncertain; the derive steps end
+  the wording it follows at ``not_before`` with ``valid_to_unknown = true`` (possibly superseded).
+  Versions are ordered by ``coalesce(valid_from, not_before)``. A change edge whose
+  ``effective_date`` (and its document's) is null counts from its document's issue date, flagged.
+  Original units with a null ``valid_from`` (their document's effect date unknown) stay in force
+  from the start.
+- ``legal/get_text_as_of`` (ids, as_of) returns the wording in force at a date per unit, with
+  ``date_unknown``, ``not_before`` and ``possibly_superseded``.
+- ``legal/consolidate_document`` (doc_id, as_of) returns every unit of a document with the
+  version in force at the date, repeals and the change edges; ``hopgraph.retrieval.consolidate``
+  and ``hopgraph consolidate DOC --as-of DATE | --diff FROM TO`` build the consolidated wording.
 - Defined terms: after every load ``legal/derive_defined_terms`` rebuilds
   ``(unit)-[:DEFINES {definition}]->(:DefinedTerm {id, key, term, doc_id})`` from the numbered
   items ``N. <term> là <definition>`` (or ``được hiểu là``) of each definitions article (heading
