@@ -103,6 +103,7 @@ class _Parser:
         self.paths: set[str] = set()
         self.annex_count = 0
         self.article_lines: dict[int, list[tuple[int, int]]] = {}
+        self.annex_numbering = False
         self.pos = 0
 
     # -- helpers -------------------------------------------------------------------------
@@ -234,6 +235,14 @@ class _Parser:
 
     def _article(self, line: int, text: str, number: str, rest: str | None) -> bool:
         prev = self.last_article
+        in_annex = any(u.level == "Annex" for u in self.stack)
+        if in_annex and not self.fragment and not self.codification:
+            # an annex form numbers its own "Điều 1, 2, 3": text of the annex, unless the
+            # document's own articles go on after it (its effect article after the annexes)
+            expected = number_key(prev.number)[0] + 1 if prev is not None else 1
+            if number_key(number) != (expected, "") or self.annex_numbering:
+                self.annex_numbering = True  # the form's own numbering has begun
+                return False
         if prev is not None and not self.codification:
             new, old = number_key(number), number_key(prev.number)
             if new == old:
@@ -306,6 +315,7 @@ class _Parser:
     def _annex(self, line: int, text: str, number: str | None, rest: str | None,
                prefix: str) -> None:
         self.in_tail = False
+        self.annex_numbering = False
         self.annex_count += 1
         num = (ordinal_number(number) if number and prefix == "PL" else number) or str(
             self.annex_count)

@@ -10,7 +10,7 @@ from typing import Any
 from hopgraph.errors import IngestError
 from hopgraph.loaders.legal._citations import TITLE_PLACEHOLDER, title_slugs
 from hopgraph.loaders.legal._ids import citation, doc_label, split_unit_id
-from hopgraph.loaders.legal._model import ParsedDocument, Unit
+from hopgraph.loaders.legal._model import ParsedDocument, Problem, Unit
 
 Row = dict[str, Any]
 EMBED_LEVELS = ("Article", "Clause", "Point", "Annex")
@@ -104,7 +104,16 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
                            "parent": parent, "parent_kind": _kind(parent),
                            "parent_doc": meta.doc_id,
                            "props": _unit_props(doc, unit, label, segment)})
+    taken = {r["id"] for r in plan.units}
     for new in doc.new_units:
+        if new.id in taken:
+            # two instructions give one unit new wording twice (or insert it twice): the first
+            # stands, the second is reported, and the rest of the document is written
+            doc.warnings.append(Problem(meta.source_file, new.line, (
+                f"a second new wording for {new.id} is skipped (the instruction at line "
+                f"{new.line or '?'} repeats a unit an earlier instruction already gave)")))
+            continue
+        taken.add(new.id)
         target_doc_label = new.doc_id
         chain_parts = [(_level_of(seg), seg.lstrip("DK") if seg[:1] in "DK" else seg)
                        for seg in new.path.split(".")]

@@ -236,3 +236,34 @@ def test_a_mistyped_number_yields_to_the_title_of_a_known_document(tmp_path: Pat
             "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
     doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     assert _edges(doc) == {("REPEALS", "D4.K2")}
+
+
+def test_an_annex_form_with_its_own_articles_stays_inside_the_annex(tmp_path: Path) -> None:
+    body = ("Điều 1. Sửa đổi Luật Thủy lợi mẫu số 10/2010/QH12\n"
+            "1. Bãi bỏ khoản 2 Điều 4.\n"
+            "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n"
+            "PHỤ LỤC I\nMẪU HỢP ĐỒNG\n"
+            "Điều 1. Đối tượng của hợp đồng\nNội dung.\nĐiều 2. Giá\nNội dung.\n"
+            "Điều 3. Điều khoản chung\nNội dung.\n")
+    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    assert [u.path for u in doc.units if u.level == "Article"] == ["D1", "D2"]
+    (annex,) = [u for u in doc.units if u.level == "Annex"]
+    assert "Điều 3. Điều khoản chung" in annex.text
+    assert _edges(doc) == {("REPEALS", "D4.K2")}
+
+
+def test_two_instructions_giving_one_unit_new_wording_skip_the_second_only(
+        tmp_path: Path) -> None:
+    from hopgraph.loaders.legal import plan_document
+
+    body = ("Điều 1. Sửa đổi Luật Thủy lợi mẫu số 10/2010/QH12\n"
+            "1. Sửa đổi khoản 1 Điều 4 như sau:\n“1. Nhà nước đầu tư.”.\n"
+            "2. Sửa đổi khoản 1 Điều 4 như sau:\n“1. Nhà nước đầu tư có trọng điểm.”.\n"
+            "3. Bãi bỏ khoản 2 Điều 4.\n"
+            "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
+    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    plan = plan_document(doc, lambda t: t)
+    versions = [r for r in plan.units if r["version"]]
+    assert [r["props"]["text"] for r in versions] == ["1. Nhà nước đầu tư."]
+    assert any("a second new wording for 10/2010/QH12:D4.K1@30/2015/QH13" in w.message
+               for w in doc.warnings)
