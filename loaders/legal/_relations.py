@@ -99,6 +99,8 @@ _TEXTUAL_START = re.compile(
     re.IGNORECASE,
 )
 _PHRASE_ITEM = re.compile(r"^(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ(?:\s+ngữ)?\s*[“\"]", re.IGNORECASE)
+_ANNEX_TARGET = re.compile(r"(?<![\wÀ-ỹ])Phụ\s+lục\s+(?:số\s+)?([IVXLC]+|\d{1,2})(?![\wÀ-ỹ])",
+                           re.IGNORECASE)
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|‘[^’]*’")
 
 
@@ -272,6 +274,10 @@ class _Extractor:
             targets = self._targets(target_part, container if anchor_path is None else
                                     self._container_of_path(anchor_path) or container,
                                     target_doc=target_doc)
+            if not targets and not anchors:
+                # "mục 192 thuộc Phụ lục IV …", "Bãi bỏ Mẫu số 03/LCHS Phụ lục II": the annex
+                targets = [f"PL{roman_to_int(m.group(1)) or m.group(1)}" for m in
+                           _ANNEX_TARGET.finditer(target_part)][:1]
             if not targets and anchors and action == "SUPPLEMENTS":
                 # "Bổ sung vào cuối khoản 2 Điều 7 nội dung như sau: …": new text in that unit
                 for path in anchors:

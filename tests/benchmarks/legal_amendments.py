@@ -171,13 +171,16 @@ def score_pair(pair: dict[str, Any], docs: dict[str, ParsedDocument],
     pred_units: set[str] = set()
     for p in pred:
         pred_units.add(p["path"])
+        if p["path"].startswith("PL"):
+            pred_units.add("PL")  # the portal writes "Phụ lục" without its number
         if p["type"] == "SUPPLEMENTS" and p["inserted"]:
             pred_units.add(_parent(p["path"]) or p["path"])
     gold_units = {g["path"] for g in gold_rows if g["path"]}
     row["unit"] = {"tp": len(gold_units & pred_units), "gold": len(gold_units),
                    "pred": len({p["path"] for p in pred}),
                    "pred_tp": sum(1 for u in {p["path"] for p in pred}
-                                  if u in gold_units or _parent(u) in gold_units)}
+                                  if u in gold_units or _parent(u) in gold_units
+                                  or (u.startswith("PL") and "PL" in gold_units))}
     row["missed_units"] = sorted(gold_units - pred_units)[:40]
     # dates
     dated = [g for g in gold_rows if g["date"] and g["key"] in pred_keys]
