@@ -142,8 +142,8 @@ class _FailingRunner:
 
     def write_transaction(self, steps: Sequence[tuple[str, Mapping[str, Any]]]
                           ) -> list[list[dict[str, Any]]]:
-        first = steps[0][1]["rows"][0]["id"] if steps and steps[0][0].endswith(
-            "upsert_documents") else None
+        first = next((p["rows"][0]["id"] for k, p in steps if k.endswith("upsert_documents")),
+                     None)
         if first == self.doc_id:
             # a last step the server rejects (MERGE on a null id): everything before rolls back
             broken = [*steps, ("legal/upsert_units", {"rows": [
@@ -308,3 +308,44 @@ def test_a_law_named_by_title_only_is_rehomed_whatever_the_load_order(
     together = _dump(runner)
     assert amending_first[0] == together[0]
     assert amending_first[1] == together[1]
+
+
+_OMNIBUS = """LUẬT
+Luật số: 40/2016/QH13
+Hà Nội, ngày 10 tháng 3 năm 2016
+LUẬT SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT THỦY LỢI MẪU VÀ LUẬT ĐÊ ĐIỀU MẪU
+Điều 1. Sửa đổi, bổ sung một số điều của Luật Đê điều mẫu số 20/2012/QH13
+1. Sửa đổi Điều 1 như sau: “Điều 1. Phạm vi
+Luật này quy định về đê điều theo khoản 1 Điều 2 Luật Thủy lợi mẫu số 10/2010/QH12.”
+Điều 2. Sửa đổi, bổ sung một số điều của Luật Thủy lợi mẫu
+1. Bãi bỏ Điều 1.
+Điều 3. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2016.
+"""
+_DYKE = """LUẬT
+Luật số: 20/2012/QH13
+Hà Nội, ngày 02 tháng 7 năm 2012
+LUẬT ĐÊ ĐIỀU MẪU
+Điều 1. Phạm vi
+Luật này quy định về đê điều.
+Điều 2. Hiệu lực
+Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2013.
+"""
+
+
+def test_omnibus_repeal_hits_the_law_of_its_heading_and_quoted_citations_are_data(
+        runner: Neo4jRunner, tmp_path: Path) -> None:
+    for name, text in (("a", _TITLE_AMENDED), ("d", _DYKE), ("o", _OMNIBUS)):
+        (tmp_path / f"{name}.txt").write_text(text, encoding="utf-8")
+    _load(runner, [tmp_path])
+    repeals = _edges(runner, "REPEALS")
+    # the repeal sits under the heading about Luật Thủy lợi mẫu: Điều 1 of that law, not of the
+    # dyke law named in the article before it
+    assert ("40/2016/QH13:D2.K1", "10/2010/QH12:D1") in repeals
+    assert not [e for e in repeals if e[1].startswith("20/2012/QH13")]
+    assert _one(runner, "20/2012/QH13:D1")["props"]["status"] == "amended"
+    assert _one(runner, "10/2010/QH12:D1")["props"]["status"] == "repealed"
+    # "khoản 1 Điều 2 Luật Thủy lợi mẫu" inside the new wording is data, never an amendment target
+    changed = {t for kind in ("AMENDS", "SUPPLEMENTS", "REPEALS", "REPLACES")
+               for _, t in _edges(runner, kind)}
+    assert "10/2010/QH12:D2.K1" not in changed and "10/2010/QH12:D2" not in changed
