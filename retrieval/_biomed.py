@@ -334,3 +334,106 @@ def type_of_label(label: str) -> BioType | None:
         return BioType(label)
     except ValueError:
         return None
+
+
+DEFAULT_JOIN_LIMIT = 20
+DEFAULT_MAX_PATHS = 3
+
+
+@dataclass(frozen=True)
+class HopConstraint:
+    """One hop of a decomposed question as a constraint on the shared answer variable x:
+    ``(x)-[r]-(anchor)`` with ``type(r)`` in ``relations`` (empty: any relation type)."""
+
+    hop: int
+    anchor_id: str
+    anchor: str
+    relations: tuple[str, ...] = ()
+    cue: str = ""
+
+    def describe(self) -> str:
+        rels = "|".join(self.relations) or "any relation"
+        return f"hop {self.hop}: ?x -[{rels}]- {self.anchor}"
+
+
+@dataclass(frozen=True)
+class JoinedEntity:
+    """An entity that satisfies every hop constraint, with the chain of triplets proving it
+    (one per constraint, in hop order) and the chain's summed domain weight."""
+
+    id: str
+    name: str
+    node_type: str
+    score: float
+    chain: tuple[Triplet, ...]
+
+    def text(self) -> str:
+        return f"{self.name}: " + "; ".join(t.text() for t in self.chain)
+
+
+def _triplet(row: Mapping[str, object]) -> Triplet:
+    return Triplet(str(row["head_id"]), str(row["head"]), str(row["head_type"] or ""),
+                   str(row["relation"]), str(row["tail_id"]), str(row["tail"]),
+                   str(row["tail_type"] or ""), float(row["weight"]))  # type: ignore[arg-type]
+
+
+def join_hops(runner: QueryRunner, constraints: Sequence[HopConstraint], weights: Mapping[str, float],
+              *, answer_types: Sequence[str] = (), limit: int = DEFAULT_JOIN_LIMIT) -> list[JoinedEntity]:
+    """The entities joined to every constraint's anchor (``biomed/join_hop_constraints``).
+
+    Args:
+        runner: query runner over the biomedical graph.
+        constraints: the hops' constraints on the shared variable; the one listed first drives
+            the expansion, so callers put the rarest anchor first.
+        weights: relation type -> w_r (ranks the chains and picks each hop's edge).
+        answer_types: node types the answer may have; empty for any.
+        limit: at most this many entities, best chain first.
+
+    Returns:
+        The joined entities, each with one triplet per constraint; empty when no entity satisfies
+        every constraint or there are no constraints.
+    """
+    if not constraints:
+        return []
+    rows = runner.read(
+        "biomed/join_hop_constraints",
+        constraints=[{"hop": c.hop, "anchor_id": c.anchor_id, "relations": list(c.relations) or [""]}
+                     for c in constraints],
+        answer_types=list(answer_types) or [""], weights=dict(weights),
+        default_weight=DEFAULT_WEIGHT, limit=limit)
+    return [JoinedEntity(str(r["id"]), str(r["name"]), str(r["node_type"] or ""), float(r["score"]),
+                         tuple(_triplet(t) for t in r["chain"])) for r in rows]
+
+
+@dataclass(frozen=True)
+class OptionPath:
+    """A path of one or two edges joining an option's entity to a question entity."""
+
+    letter: str
+    option_id: str
+    stem_id: str
+    score: float
+    triplets: tuple[Triplet, ...]
+
+    def text(self) -> str:
+        return "; ".join(t.text() for t in self.triplets)
+
+
+def score_option_paths(runner: QueryRunner, option_ids: Mapping[str, Sequence[str]],
+                       stem_ids: Sequence[str], weights: Mapping[str, float], *,
+                       max_paths: int = DEFAULT_MAX_PATHS) -> dict[str, list[OptionPath]]:
+    """The weighted paths (``biomed/score_option_paths``) from each option's entities to the
+    question's entities, by option letter (best first); an option without one maps to ``[]``."""
+    out: dict[str, list[OptionPath]] = {letter: [] for letter in option_ids}
+    pairs = [{"letter": letter, "id": i} for letter, ids in option_ids.items() for i in ids]
+    if not pairs or not stem_ids:
+        return out
+    rows = runner.read("biomed/score_option_paths", options=pairs, stem_ids=list(stem_ids),
+                       weights=dict(weights), default_weight=DEFAULT_WEIGHT, max_paths=max_paths)
+    for r in rows:
+        out[str(r["letter"])].append(OptionPath(
+            str(r["letter"]), str(r["option_id"]), str(r["stem_id"]), float(r["score"]),
+            tuple(_triplet(t) for t in r["path"])))
+    for paths in out.values():
+        paths.sort(key=lambda p: -p.score)
+    return out

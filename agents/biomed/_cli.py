@@ -63,6 +63,15 @@ def _print_answer(ans: BioAnswer) -> None:
             click.echo(f"  reviewer r{v.round}: {v.hypothesis.text()} -> "
                        f"{'accepted' if v.accepted else 'rejected'} ({v.reason})")
         click.echo(f"  answer ({h.answer_source}): {h.answer}")
+    if ans.join is not None and ans.join.constraints:
+        click.echo("join: " + "; ".join(ans.join.describe()))
+        for j in ans.joined[:5]:
+            click.echo(f"  {j.text()}")
+        if not ans.joined:
+            click.echo("  no entity satisfies every hop")
+    for letter, ev in ans.option_evidence.items():
+        click.echo(f"option {letter}: evidence {ev.score:.3f}"
+                   + (f" ({ev.paths[0].text()})" if ev.paths else ""))
     click.echo(f"answer ({ans.answer_source}; label {ans.label}): {ans.answer}")
 
 

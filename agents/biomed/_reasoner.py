@@ -22,6 +22,7 @@ import numpy as np
 from hopgraph.agents._embedders import Embedder
 from hopgraph.agents._llm import ChatModel, parse_json_reply
 from hopgraph.agents.biomed import _prompts
+from hopgraph.agents.biomed._joins import JoinPlan, plan_join
 from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity
 from hopgraph.agents.biomed._planning import Plan, Typed, classify, decompose
 from hopgraph.agents.biomed._reviewer import (
@@ -39,9 +40,13 @@ from hopgraph.retrieval._biomed import (
     DEFAULT_K,
     DEFAULT_LAMBDA,
     DEFAULT_PER_ENTITY_LIMIT,
+    JoinedEntity,
+    OptionPath,
     Region,
     collect_candidates,
+    join_hops,
     relation_weights,
+    score_option_paths,
     select_region,
 )
 
@@ -78,6 +83,7 @@ class RegramConfig:
     use_mmr: bool = True
     use_reviewer: bool = True
     unweighted_vector_baseline: bool = False  # top-k by similarity alone, no weights, no MMR
+    use_joins: bool = True  # join the hops on their shared variable in Cypher
 
 
 @dataclass
@@ -93,6 +99,20 @@ class HopResult:
     accepted_hypotheses: list[Hypothesis] = field(default_factory=list)
     verdicts: list[Verdict] = field(default_factory=list)
     seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class OptionEvidence:
+    """What an MCQ option rests on: its score and the weighted paths behind it.
+
+    ``score`` sums, over the question entities the option's entities reach, the best path's score
+    (:func:`hopgraph.retrieval._biomed.score_option_paths`); ``similarity`` is the best cosine
+    between the option text and a region fact (used only by the unweighted vector baseline).
+    """
+
+    score: float
+    paths: tuple[OptionPath, ...] = ()
+    similarity: float = 0.0
 
 
 @dataclass
@@ -111,6 +131,9 @@ class BioAnswer:
     label: str
     llm_model: str | None
     seconds: float
+    join: JoinPlan | None = None
+    joined: list[JoinedEntity] = field(default_factory=list)
+    option_evidence: dict[str, OptionEvidence] = field(default_factory=dict)
 
     @property
     def region_ids(self) -> set[str]:
@@ -118,10 +141,17 @@ class BioAnswer:
 
     def evidence_map(self) -> list[dict[str, Any]]:
         """Per hop: the sub-question, its mode, answer and the facts it rests on."""
-        return [{"hop": i + 1, "question": h.question, "mode": h.mode.value, "answer": h.answer,
-                 "facts": [t.text() for t in h.region.triplets],
-                 "hypotheses": [x.text() for x in h.accepted_hypotheses]}
-                for i, h in enumerate(self.hops)]
+        out: list[dict[str, Any]] = [
+            {"hop": i + 1, "question": h.question, "mode": h.mode.value, "answer": h.answer,
+             "facts": [t.text() for t in h.region.triplets],
+             "hypotheses": [x.text() for x in h.accepted_hypotheses]}
+            for i, h in enumerate(self.hops)]
+        if self.joined:
+            out.append({"join": [j.text() for j in self.joined]})
+        if self.choice is not None and self.choice in self.option_evidence:
+            out.append({"choice": self.choice,
+                        "paths": [p.text() for p in self.option_evidence[self.choice].paths]})
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (CLI ``--json``)."""
@@ -147,6 +177,14 @@ class BioAnswer:
                               "verifier": v.verifier, "round": v.round} for v in h.verdicts],
                 "seconds": round(h.seconds, 3),
             } for h in self.hops],
+            "join": None if self.join is None else {
+                "plan": self.join.describe(), "answer_types": list(self.join.answer_types),
+                "entities": [{"id": j.id, "name": j.name, "node_type": j.node_type,
+                              "score": round(j.score, 4), "chain": [t.text() for t in j.chain]}
+                             for j in self.joined]},
+            "option_evidence": {k: {"score": round(v.score, 4), "similarity": round(v.similarity, 4),
+                                    "paths": [p.text() for p in v.paths]}
+                                for k, v in self.option_evidence.items()},
             "evidence_map": self.evidence_map(),
         }
 
@@ -244,11 +282,19 @@ class Regram:
             hop.seconds = time.perf_counter() - hop_started
             hops.append(hop)
             context.append((hop_q, hop.answer))
-        answer, source, choice, choice_source = self._synthesise(question, opts, hops)
-        label = self._label(hops, choice, opts, answer)
+        join: JoinPlan | None = None
+        joined: list[JoinedEntity] = []
+        if cfg.use_joins and not cfg.unweighted_vector_baseline:
+            join = plan_join(plan.hops, self._linker)
+            joined = join_hops(self._runner, join.constraints, weights,
+                               answer_types=join.answer_types)
+        evidence = self._option_evidence(opts, hops, weights) if opts else {}
+        answer, source, choice, choice_source = self._synthesise(question, opts, hops, joined,
+                                                                 evidence)
+        label = self._label(hops, choice, opts, answer, join, joined, evidence)
         return BioAnswer(question, opts, typed, plan, hops, answer, source, choice, choice_source,
                          label, self._llm.model if self._llm is not None else None,
-                         time.perf_counter() - started)
+                         time.perf_counter() - started, join, joined, evidence)
 
     def _complete(self, prompt: str, max_tokens: int,
                   schema: dict[str, Any] | None = None) -> str | None:
@@ -298,44 +344,75 @@ class Regram:
                          "No KG evidence in the region and no LLM configured.", "none",
                          accepted, verdicts)
 
-    def _option_scores(self, opts: Mapping[str, str], hops: Sequence[HopResult]) -> dict[str, tuple[float, float]]:
-        """Per option: (KG support, best similarity to a region fact).
+    def _option_evidence(self, opts: Mapping[str, str], hops: Sequence[HopResult],
+                         weights: Mapping[str, float]) -> dict[str, OptionEvidence]:
+        """Per option: the weighted paths joining its entities to the question's entities.
 
-        KG support sums the region triplets that join one of the option's entities to an entity
-        linked from the question itself (not from the options), so an option is not favoured just
-        because it has many edges.
+        The question's entities are those linked from the hops themselves (not from the options),
+        and an option's entities exclude them, so an option scores only by what connects it to the
+        question, never by being in the graph. The unweighted vector baseline instead scores by the
+        best similarity between the option text and a region fact (its historical scorer).
         """
+        stem_ids = list(dict.fromkeys(e.id for h in hops for e in self._linker.link(h.question)))
+        option_ids = {letter: [e.id for e in self._linker.link(text) if e.id not in stem_ids]
+                      for letter, text in opts.items()}
+        if self.config.unweighted_vector_baseline:
+            return {letter: OptionEvidence(0.0, (), sim)
+                    for letter, sim in self._option_similarities(opts, hops).items()}
+        paths = score_option_paths(self._runner, option_ids, stem_ids, weights)
+        out: dict[str, OptionEvidence] = {}
+        for letter, found in paths.items():
+            best: dict[str, OptionPath] = {}
+            for p in found:  # best first: the first path to each question entity is its best
+                best.setdefault(p.stem_id, p)
+            out[letter] = OptionEvidence(float(sum(p.score for p in best.values())), tuple(found))
+        return out
+
+    def _option_similarities(self, opts: Mapping[str, str], hops: Sequence[HopResult]) -> dict[str, float]:
+        """Per option: best cosine between its text and a region fact (vectors MMR already used)."""
         triplets = [t for h in hops for t in h.region.triplets]
-        stem_ids = {e.id for h in hops for e in self._linker.link(h.question)}
-        # The vectors MMR already used for the region (stored or computed); embed only the rest.
         known = {key: v for h in hops for key, v in h.region.vectors.items()}
         missing = [t for t in triplets if t.key not in known]
         if missing:
             fresh = self._embedder.embed_documents([t.text() for t in missing])
             known.update({t.key: np.asarray(v, dtype=np.float32) for t, v in zip(missing, fresh, strict=True)})
-        vecs = np.stack([np.asarray(known[t.key], dtype=np.float32) for t in triplets]) if triplets else None
-        scores: dict[str, tuple[float, float]] = {}
-        for letter, text in opts.items():
-            ids = {e.id for e in self._linker.link(text)} - stem_ids
-            kg = sum(max(t.similarity, 0.0) * t.weight + 1.0 for t in triplets
-                     if (t.head_id in ids and t.tail_id in stem_ids)
-                     or (t.tail_id in ids and t.head_id in stem_ids))
-            sim = 0.0
-            if vecs is not None and text.strip():
-                sim = float(np.max(vecs @ np.asarray(self._embedder.embed_query(text), dtype=np.float32)))
-            scores[letter] = (kg, sim)
-        return scores
+        if not triplets:
+            return dict.fromkeys(opts, 0.0)
+        vecs = np.stack([np.asarray(known[t.key], dtype=np.float32) for t in triplets])
+        return {letter: float(np.max(vecs @ np.asarray(self._embedder.embed_query(text), dtype=np.float32)))
+                if text.strip() else 0.0 for letter, text in opts.items()}
 
-    def _synthesise(self, question: str, opts: Mapping[str, str],
-                    hops: Sequence[HopResult]) -> tuple[str, str, str | None, str | None]:
+    @staticmethod
+    def _choose(evidence: Mapping[str, OptionEvidence]) -> tuple[str | None, str]:
+        """The letter with the most evidence, or None (abstain) when no option has any or the best
+        ones tie: letters carry no information, so no letter is preferred."""
+        def value(e: OptionEvidence) -> float:
+            return e.score if e.score > 0 else e.similarity
+        if not evidence:
+            return None, "abstain: no options"
+        top = max(value(e) for e in evidence.values())
+        if top <= 0:
+            return None, "abstain: no evidence"
+        best = [k for k, e in evidence.items() if value(e) == top]
+        if len(best) > 1:
+            return None, "abstain: tie"
+        return best[0], ("kg-paths" if evidence[best[0]].score > 0 else "similarity")
+
+    def _synthesise(self, question: str, opts: Mapping[str, str], hops: Sequence[HopResult],
+                    joined: Sequence[JoinedEntity], evidence_by_option: Mapping[str, OptionEvidence],
+                    ) -> tuple[str, str, str | None, str | None]:
         evidence = "\n".join(f"Hop {i + 1} [{h.mode.value}] {h.question} -> {h.answer}"
                              for i, h in enumerate(hops))
+        if joined:
+            evidence += "\nEntities satisfying every hop (KG chains):\n" + "\n".join(
+                f"- {j.text()}" for j in joined[:5])
+        for letter, e in evidence_by_option.items():
+            if e.paths:
+                evidence += f"\nOption {letter} KG paths: " + " | ".join(p.text() for p in e.paths[:3])
         choice: str | None = None
         choice_source: str | None = None
         if opts:
-            scores = self._option_scores(opts, hops)
-            choice = max(scores, key=lambda k: (scores[k][0], scores[k][1], -ord(k[0])))
-            choice_source = "kg-support" if scores[choice][0] > 0 else "similarity"
+            choice, choice_source = self._choose(evidence_by_option)
         options_block = ""
         if opts:
             options_block = _prompts.FINAL_MCQ_SUFFIX.format(
@@ -351,28 +428,47 @@ class Regram:
                 letter = ""
             if letter in opts:
                 return f"{letter}: {opts[letter]}", "llm", letter, "llm"
-            return (f"{choice}: {opts[choice or '']}", "kg-only (LLM reply unusable)", choice,
+            if choice is None:
+                return f"No answer: {choice_source}.", "none (LLM reply unusable)", None, choice_source
+            return (f"{choice}: {opts[choice]}", "kg-only (LLM reply unusable)", choice,
                     choice_source)
         if reply is not None:
             return reply, "llm", None, None
-        if opts and choice is not None:
+        if opts:
+            if choice is None:
+                return f"No answer: {choice_source}.", "none", None, choice_source
             return f"{choice}: {opts[choice]}", "kg-only", choice, choice_source
+        if joined:
+            return ("Retrieval-only answer (no LLM). Entities satisfying every hop: "
+                    + " | ".join(j.text() for j in joined[:5]), "kg-join", None, None)
         facts = [t.text() for h in hops for t in h.region.triplets[:3]]
         if facts:
-            return "Retrieval-only answer (no LLM). Region facts: " + "; ".join(facts), "kg-only", None, None
+            return ("Retrieval-only answer (no LLM). No entity satisfies every hop; region facts: "
+                    + "; ".join(facts), "kg-only", None, None)
         return "No linkable entity or KG evidence for this question, and no LLM configured.", "none", None, None
 
     def _label(self, hops: Sequence[HopResult], choice: str | None, opts: Mapping[str, str],
-               answer: str) -> str:
-        """Hallucination label: grounded / unsupported / llm-guess / no-answer."""
-        if all(h.mode is Mode.LLM_GUESS for h in hops):
+               answer: str, join: JoinPlan | None, joined: Sequence[JoinedEntity],
+               evidence: Mapping[str, OptionEvidence]) -> str:
+        """Hallucination label: grounded / unsupported / llm-guess / no-answer.
+
+        ``grounded`` needs a chain of graph triplets behind the answer: for an MCQ, weighted paths
+        from the chosen option to the question's entities; otherwise an entity that satisfies
+        every hop's constraint, named by the answer when an LLM wrote it.
+        """
+        if opts:
+            if choice is None:
+                return "no-answer"
+            if evidence.get(choice, OptionEvidence(0.0)).paths:
+                return "grounded"
+            return "llm-guess" if all(h.mode is Mode.LLM_GUESS for h in hops) else "unsupported"
+        if all(h.mode is Mode.LLM_GUESS for h in hops) and not joined:
             return "llm-guess" if self._llm is not None else "no-answer"
-        region_names = {n for h in hops for n in h.region.names}
-        target = opts.get(choice, "") if choice else answer
-        ids = {e.id for e in self._linker.link(target)} if target else set()
-        region_ids = set().union(*(h.region.node_ids for h in hops))
-        if ids & region_ids or any(n in target.casefold() for n in region_names if len(n) > 3):
-            return "grounded"
+        if joined:
+            folded = answer.casefold()
+            if self._llm is None or any(j.name.casefold() in folded for j in joined):
+                return "grounded"
+            return "unsupported"
         return "unsupported"
 
 

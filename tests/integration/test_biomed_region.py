@@ -76,3 +76,44 @@ def test_pipeline_and_cli_without_llm(sample: Neo4jRunner, neo4j_server: Server,
     bad = CliRunner().invoke(cli, ["--uri", neo4j_server.uri, "ask-bio", "q", "--option", "oops"],
                              env={"NEO4J_PASSWORD": neo4j_server.password})
     assert bad.exit_code != 0 and "LETTER=TEXT" in bad.output
+
+
+def test_demo_two_hop_question_is_answered_by_the_join(sample: Neo4jRunner, neo4j_server: Server,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    regram = Regram(sample, BagEmbedder(), EntityLinker(sample))
+    ans = regram.ask("Which drug that targets ABL1 is used for chronic myeloid leukemia?")
+    chains = {j.name: {(t.head, t.relation, t.tail) for t in j.chain} for j in ans.joined}
+    assert chains["Imatinib"] == {("Imatinib", "TARGET", "ABL1"),
+                                  ("Imatinib", "INDICATION", "chronic myeloid leukemia")}
+    # every joined entity satisfies both hops (the sample also has Dasatinib)
+    assert all({r for _, r, _ in c} == {"TARGET", "INDICATION"} for c in chains.values())
+    assert ans.answer_source == "kg-join" and "Imatinib" in ans.answer and ans.label == "grounded"
+    # the same constraints with a relation the graph lacks: nothing joins, and it is not grounded
+    none = regram.ask("Which drug that is metabolised by ABL1 is used for chronic myeloid leukemia?")
+    assert none.joined == [] and none.label == "unsupported"
+
+    from hopgraph.cli import cli
+    monkeypatch.setattr("hopgraph.agents.biomed._cli.build_embedder", lambda *a, **k: BagEmbedder())
+    result = CliRunner().invoke(cli, [
+        "--uri", neo4j_server.uri, "ask-bio",
+        "Which drug that targets ABL1 is used for chronic myeloid leukemia?"],
+        env={"NEO4J_PASSWORD": neo4j_server.password, "HOPGRAPH_LLM_BASE_URL": ""})
+    assert result.exit_code == 0, result.output
+    assert "Imatinib targets the protein ABL1; Imatinib is indicated for the treatment of chronic " \
+           "myeloid leukemia" in result.output and "label grounded" in result.output
+
+
+def test_option_paths_score_two_edge_paths_and_abstain_without_evidence(sample: Neo4jRunner) -> None:
+    from hopgraph.retrieval._biomed import score_option_paths
+    weights = relation_weights(Domain.DRUG_THERAPY)
+    paths = score_option_paths(sample, {"A": ["Drug:name:Imatinib"], "B": ["Drug:name:Metformin"]},
+                               ["Disease:name:chronic myeloid leukemia"], weights)
+    direct = [p for p in paths["A"] if len(p.triplets) == 1]
+    assert direct and direct[0].score == 1.5 and paths["A"][0] is direct[0]
+    two = [p for p in paths["A"] if len(p.triplets) == 2]
+    assert all(0 < p.score < 1.5 * 1.5 for p in two)  # divided by the middle entity's log-degree
+    assert paths["B"] == []
+    regram = Regram(sample, BagEmbedder(), EntityLinker(sample))
+    ans = regram.ask("Which drug is used for chronic myeloid leukemia?",
+                     {"A": "Metformin", "B": "Warfarin"})
+    assert ans.choice is None and ans.label == "no-answer"

@@ -49,4 +49,4 @@ def test_evaluate_hands_each_finished_question_to_on_item(tmp_path: Path) -> Non
     assert seen == report["items"]
     first = seen[0]["regram"]
     assert isinstance(first, dict) and first["correct"] is True
-    assert first["seconds"] >= 0 and first["choice_source"] in {"kg-support", "similarity"}
+    assert first["seconds"] >= 0 and first["choice_source"] == "kg-paths"

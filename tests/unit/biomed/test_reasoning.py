@@ -60,9 +60,40 @@ def _check(p: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"in_region": ok, "found": ok and (p["head_id"], p["relation"], p["tail_id"]) in EDGES}]
 
 
+def _row(h: str, rel: str, t: str, weights: dict[str, float]) -> dict[str, Any]:
+    return {"head_id": h, "head": GRAPH[h][0], "head_type": GRAPH[h][1], "relation": rel,
+            "tail_id": t, "tail": GRAPH[t][0], "tail_type": GRAPH[t][1],
+            "weight": weights.get(rel, 1.0)}
+
+
+def _paths(p: dict[str, Any]) -> list[dict[str, Any]]:
+    """Direct edges only (the sample graph has no two-edge path between distinct entities)."""
+    return [{"letter": o["letter"], "option_id": o["id"], "stem_id": s,
+             "score": p["weights"].get(rel, 1.0), "path": [_row(h, rel, t, p["weights"])]}
+            for o in p["options"] for s in p["stem_ids"] for h, rel, t in EDGES
+            if {h, t} == {o["id"], s}]
+
+
+def _join(p: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for x in GRAPH:
+        chain = []
+        for c in p["constraints"]:
+            hits = [(h, rel, t) for h, rel, t in EDGES if {h, t} == {x, c["anchor_id"]} and x != c["anchor_id"]
+                    and (c["relations"] == [""] or rel in c["relations"])]
+            if not hits:
+                break
+            chain.append(_row(*hits[0], p["weights"]))
+        if len(chain) == len(p["constraints"]) and (p["answer_types"] == [""] or GRAPH[x][1] in p["answer_types"]):
+            out.append({"id": x, "name": GRAPH[x][0], "node_type": GRAPH[x][1],
+                        "score": sum(r["weight"] for r in chain), "chain": chain})
+    return out
+
+
 def _runner() -> FakeRunner:
     return FakeRunner({"biomed/search_entities": _search, "biomed/collect_region_candidates": _cands,
-                       "biomed/check_region_triplet": _check})
+                       "biomed/check_region_triplet": _check, "biomed/score_option_paths": _paths,
+                       "biomed/join_hop_constraints": _join})
 
 
 def test_modes_follow_fact_counts() -> None:
@@ -142,7 +173,9 @@ def test_llm_verifier_behind_protocol() -> None:
 def test_pipeline_without_llm_is_labelled_kg_only() -> None:
     reg = Regram(_runner(), BagEmbedder(), EntityLinker(_runner()))
     ans = reg.ask("Which protein does Warfarin target?", {"A": "VKORC1", "B": "insulin"})
-    assert ans.choice == "A" and ans.choice_source == "kg-support" and ans.answer_source == "kg-only"
+    assert ans.choice == "A" and ans.choice_source == "kg-paths" and ans.answer_source == "kg-only"
+    assert [p.text() for p in ans.option_evidence["A"].paths] == ["Warfarin targets the protein VKORC1"]
+    assert ans.option_evidence["B"].score == 0
     assert ans.hops[0].mode is Mode.HYBRID and ans.label == "grounded"
     assert ans.to_dict()["hops"][0]["region"][0]["weight"] > 0
     none = reg.ask("What is the meaning of life?")
@@ -175,12 +208,13 @@ def test_pipeline_with_llm_hybrid_hypotheses_are_reviewed() -> None:
     assert ablated.ask("Which protein does Warfarin target?").plan.source == "single-hop"
 
 
-def test_option_scoring_reuses_the_vectors_mmr_used() -> None:
+def test_baseline_option_similarity_reuses_the_vectors_of_the_region() -> None:
     emb = CountingEmbedder()
-    reg = Regram(_runner(), emb, EntityLinker(_runner()))
+    reg = Regram(_runner(), emb, EntityLinker(_runner()), config=RegramConfig(unweighted_vector_baseline=True))
     ans = reg.ask("Which protein does Warfarin target?", {"A": "VKORC1", "B": "insulin"})
     region = ans.hops[0].region
     assert ans.choice == "A" and region.triplets
     assert set(region.vectors) == {t.key for t in region.triplets}
-    # every region triplet was embedded once, for MMR; MCQ scoring embedded nothing again
+    assert ans.choice_source == "similarity" and ans.label == "unsupported"
+    # every region triplet was embedded once, for the region; MCQ scoring embedded nothing again
     assert sorted(emb.documents) == sorted({t.text() for t in region.triplets})
