@@ -23,7 +23,7 @@ from hopgraph.agents.biomed._eval import (
     MemoEmbedder,
     MemoLinker,
     evaluate,
-    load_questions,
+    load_mcq,
 )
 from hopgraph.agents.biomed._linking import EntityLinker
 from hopgraph.agents.biomed._reasoner import BioAnswer, Regram, RegramConfig
@@ -114,19 +114,22 @@ def ask_bio(ctx: click.Context, question: str, options: tuple[str, ...], k: int,
 
 
 @click.command(name="bio")
-@click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=Path("../shared/data/medqa"), show_default=True)
-@click.option("--per-dataset", type=click.IntRange(1, 5000), default=34, show_default=True)
+@click.option("--data", "data_dir", type=click.Path(exists=True, path_type=Path),
+              default=Path("../shared/data/medqa"), show_default=True,
+              help="A MIRAGE / AfrimedQA directory, or one MCQ file of {question, options: "
+                   "{A: ...}, answer} items (JSON list or object, or JSON lines).")
+@click.option("--per-dataset", type=click.IntRange(1, 100_000), default=None,
+              help="Questions sampled per set (directory: 34 per set; file: all).")
 @click.option("--seed", type=int, default=13, show_default=True)
 @click.option("--config", "config_names", multiple=True, type=click.Choice(sorted(ABLATIONS)),
               help="Configurations to run (default: all ablations and the baseline).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the full JSON report here.")
 @click.pass_context
-def bio(ctx: click.Context, data_dir: Path, per_dataset: int, seed: int,
+def bio(ctx: click.Context, data_dir: Path, per_dataset: int | None, seed: int,
         config_names: tuple[str, ...], out: Path | None) -> None:
     """Evaluate ReGraM, its ablations and the unweighted vector baseline on medical MCQs."""
-    questions = load_questions(data_dir, per_dataset=per_dataset, seed=seed)
+    questions = load_mcq(data_dir, per_dataset=per_dataset, seed=seed)
     configs = {n: ABLATIONS[n] for n in (config_names or ABLATIONS)}
     with open_regram(settings_of(ctx), RegramConfig(), memo=True) as regram, tqdm(
             total=len(questions), unit=" q", desc="eval bio") as bar:
@@ -136,4 +139,5 @@ def bio(ctx: click.Context, data_dir: Path, per_dataset: int, seed: int,
                           "llm": llm_model}
     if out is not None:
         out.write_text(json.dumps(report, indent=2))
-    click.echo(json.dumps(report["configs"], indent=2))
+    click.echo(json.dumps({"configs": report["configs"], "comparisons": report["comparisons"]},
+                          indent=2))

@@ -26,6 +26,7 @@ from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity
 from hopgraph.agents.biomed._reasoner import Regram, RegramConfig
 from hopgraph.errors import HopgraphError
 
+DEFAULT_PER_DATASET = 34
 MIRAGE_SETS = ("medqa", "medmcqa", "pubmedqa", "bioasq", "mmlu")
 AFRIMED = "afrimedqa"
 _AFRIMED_OPTION = re.compile(r"^\s*([A-J]):\s*(.+?)\s*$", re.MULTILINE)
@@ -126,10 +127,96 @@ class MemoEmbedder:
         return self._queries[text]
 
 
+def load_mcq(path: Path, *, per_dataset: int | None, seed: int = 13) -> list[Question]:
+    """Questions from a MIRAGE / AfrimedQA directory (``per_dataset`` per set, default 34) or from
+    one MCQ file (:func:`load_mcq_file`; a seeded sample of ``per_dataset``, all when None)."""
+    if path.is_dir():
+        return load_questions(path, per_dataset=per_dataset or DEFAULT_PER_DATASET, seed=seed)
+    return sample_questions(load_mcq_file(path), per_dataset, seed)
+
+
+def load_mcq_file(path: Path, *, dataset: str | None = None) -> list[Question]:
+    """Every item of an MCQ file: a JSON list, a JSON object keyed by id, or JSON lines, each item
+    ``{question, options: {letter: text}, answer}`` (``id`` optional; the position otherwise).
+
+    Malformed items are skipped and reported in the error only when none is usable.
+
+    Raises:
+        HopgraphError: the file cannot be read, is not JSON / JSON lines, or holds no usable item.
+    """
+    name = dataset or path.stem
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise HopgraphError(f"{path}: cannot read the MCQ file ({e})") from e
+    items: list[tuple[str, Any]]
+    try:
+        data = json.loads(text)
+        if isinstance(data, dict) and "question" in data:  # JSON lines with one line
+            items = [("0", data)]
+        elif isinstance(data, dict):
+            items = [(str(k), v) for k, v in data.items()]
+        elif isinstance(data, list):
+            items = [(str(i), v) for i, v in enumerate(data)]
+        else:
+            raise HopgraphError(f"{path}: expected a JSON list or object of MCQ items")
+    except json.JSONDecodeError:
+        items = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                items.append((str(n - 1), json.loads(line)))
+            except json.JSONDecodeError as e:
+                raise HopgraphError(f"{path} line {n}: not JSON ({e.msg})") from e
+    out: list[Question] = []
+    problems: list[str] = []
+    for key, item in items:
+        if not isinstance(item, dict):
+            problems.append(f"{key}: not an object")
+            continue
+        opts = item.get("options")
+        question, answer = item.get("question"), item.get("answer")
+        if not isinstance(question, str) or not question.strip():
+            problems.append(f"{key}: no question")
+        elif not isinstance(opts, dict) or not opts:
+            problems.append(f"{key}: options is not a {{letter: text}} object")
+        elif str(answer) not in opts:
+            problems.append(f"{key}: answer {answer!r} is not an option letter")
+        else:
+            out.append(Question(name, str(item.get("id", key)), question,
+                                {str(k): str(v) for k, v in opts.items()}, str(answer)))
+    if not out:
+        raise HopgraphError(f"{path}: no usable MCQ item ({'; '.join(problems[:3]) or 'empty'})")
+    return out
+
+
+def sample_questions(questions: Sequence[Question], n: int | None, seed: int = 13) -> list[Question]:
+    """A seeded sample of ``n`` questions (ids sorted first), or all of them when ``n`` is None."""
+    items = sorted(questions, key=lambda q: q.qid)
+    if n is None or n >= len(items):
+        return items
+    return random.Random(seed).sample(items, n)
+
+
+def paired_bootstrap(a: Sequence[bool], b: Sequence[bool], *, resamples: int = 2000,
+                     seed: int = 7) -> dict[str, float]:
+    """Mean of ``a - b`` over the same questions and its 95 % percentile bootstrap interval."""
+    n = len(a)
+    if n == 0 or n != len(b):
+        return {"diff": float("nan"), "low": float("nan"), "high": float("nan")}
+    d = [int(x) - int(y) for x, y in zip(a, b, strict=True)]
+    rng = random.Random(seed)
+    means = sorted(sum(d[rng.randrange(n)] for _ in range(n)) / n for _ in range(resamples))
+    return {"diff": round(sum(d) / n, 4), "low": round(means[int(0.025 * resamples)], 4),
+            "high": round(means[int(0.975 * resamples) - 1], 4)}
+
+
 @dataclass
 class ConfigStats:
-    """Aggregates for one configuration."""
+    """Aggregates for one configuration (an abstention counts as wrong in ``accuracy``)."""
 
+    questions: int = 0
     answered: int = 0
     correct: int = 0
     gold_in_graph: int = 0
@@ -143,8 +230,10 @@ class ConfigStats:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "answered": self.answered,
-            "accuracy": round(self.correct / self.answered, 4) if self.answered else None,
+            "questions": self.questions, "answered": self.answered,
+            "coverage": round(self.answered / self.questions, 4) if self.questions else None,
+            "accuracy": round(self.correct / self.questions, 4) if self.questions else None,
+            "accuracy_answered": round(self.correct / self.answered, 4) if self.answered else None,
             "gold_in_graph": self.gold_in_graph,
             "gold_entity_coverage": round(self.gold_in_region / self.gold_in_graph, 4)
             if self.gold_in_graph else None,
@@ -180,7 +269,8 @@ def evaluate(regram: Regram, questions: Sequence[Question], *,
             ans = regram.with_config(cfg).ask(q.question, q.options)
             s = stats[name]
             s.seconds.append(time.perf_counter() - started)
-            s.answered += 1
+            s.questions += 1
+            s.answered += ans.choice is not None
             ok = ans.choice == q.answer
             s.correct += ok
             c, n = s.by_dataset.setdefault(q.dataset, [0, 0])
@@ -204,4 +294,26 @@ def evaluate(regram: Regram, questions: Sequence[Question], *,
             on_item(row)
         if progress is not None:
             progress(1)
-    return {"configs": {k: v.as_dict() for k, v in stats.items()}, "items": rows}
+    return {"configs": {k: v.as_dict() for k, v in stats.items()},
+            "comparisons": compare(rows, list(configs), [q.answer for q in questions]),
+            "items": rows}
+
+
+def compare(rows: Sequence[dict[str, Any]], configs: Sequence[str],
+            gold: Sequence[str]) -> dict[str, Any]:
+    """Majority-letter accuracy and paired bootstrap intervals of each config against the
+    unweighted baseline and the majority letter (same questions; abstentions count as wrong)."""
+    out: dict[str, Any] = {}
+    if not rows:
+        return out
+    letter, count = Counter(gold).most_common(1)[0]
+    majority = [g == letter for g in gold]
+    out["majority_letter"] = {"letter": letter, "accuracy": round(count / len(gold), 4)}
+    base = "baseline_vector_top15"
+    for name in configs:
+        correct = [bool(r[name]["correct"]) for r in rows]
+        entry = {"vs_majority_letter": paired_bootstrap(correct, majority)}
+        if base in configs and name != base:
+            entry["vs_" + base] = paired_bootstrap(correct, [bool(r[base]["correct"]) for r in rows])
+        out[name] = entry
+    return out

@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import tempfile
 import time
 from collections.abc import Callable
@@ -33,7 +34,7 @@ from hopgraph.agents.biomed._eval import (
     MemoEmbedder,
     MemoLinker,
     evaluate,
-    load_questions,
+    load_mcq,
 )
 from hopgraph.agents.biomed._linking import EntityLinker
 from hopgraph.agents.biomed._reasoner import Regram
@@ -81,7 +82,10 @@ def latency(runner: Neo4jRunner, seed_sets: list[list[str]],
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--per-dataset", type=int, default=34)
+    ap.add_argument("--per-dataset", type=int, default=None,
+                    help="per set of a directory (default 34); of a file (default all)")
+    ap.add_argument("--data", type=Path, default=DATA / "medqa",
+                    help="MIRAGE/AfrimedQA directory or one MCQ file (JSON / JSONL)")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--out", default="biomed_eval")
     ap.add_argument("--configs", default=",".join(ABLATIONS), help="comma-separated config names")
@@ -110,7 +114,7 @@ def main() -> None:
         install_schema(driver, "neo4j", dimension=384)
         runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
         report = load_primekg(runner, DATA / "primekg" / "primekg_triples_subset.tsv")
-        questions = load_questions(DATA / "medqa", per_dataset=args.per_dataset, seed=args.seed)
+        questions = load_mcq(args.data, per_dataset=args.per_dataset, seed=args.seed)
         linker = MemoLinker(EntityLinker(runner, nlp=build_nlp()))
         embedder = MemoEmbedder(build_embedder("all-MiniLM-L6-v2", settings.embedder.cache_dir))
         regram = Regram(runner, embedder, linker, llm=chat_model_from(settings.llm))
@@ -127,6 +131,7 @@ def main() -> None:
             return write
 
         started = time.perf_counter()
+        load_start = os.getloadavg()[0]
         baseline: dict[str, Any] | None = None
         if args.compare_no_llm and regram.llm_model is not None:
             # The same questions, same graph, same linker and embedder, without the LLM.
@@ -151,12 +156,17 @@ def main() -> None:
         result["load_subset"] = {"rows": report.rows_read, "seconds": round(report.seconds, 1),
                                  "rows_per_s": round(report.rows_per_s), "nodes": report.nodes_after,
                                  "edges": report.edges_after, "skipped": report.problems_by_reason}
-        result["sampling"] = {"per_dataset": args.per_dataset, "seed": args.seed,
+        result["sampling"] = {"data": str(args.data), "per_dataset": args.per_dataset, "seed": args.seed,
                               "questions": len(questions), "eval_seconds": round(eval_s, 1),
                               "llm": regram.llm_model,
                               "answerer": "configured LLM" if regram.llm_model else
                               "deterministic KG scorer (no LLM configured)",
                               "host_load_avg_1m": os.getloadavg()[0],
+                              "host_load_avg_start_1m": load_start,
+                              "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+                                                       capture_output=True, text=True,
+                                                       check=False).stdout.strip(),
+                              "date": time.strftime("%Y-%m-%d %H:%M"),
                               "compare_no_llm": baseline is not None}
         driver.close()
     finally:

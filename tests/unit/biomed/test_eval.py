@@ -5,8 +5,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from hopgraph.agents.biomed import EntityLinker, Regram
-from hopgraph.agents.biomed._eval import ABLATIONS, MemoLinker, evaluate, load_questions
+from hopgraph.agents.biomed._eval import (
+    ABLATIONS,
+    MemoLinker,
+    evaluate,
+    load_mcq,
+    load_mcq_file,
+    load_questions,
+    paired_bootstrap,
+)
+from hopgraph.errors import HopgraphError
 from tests.unit.biomed._fakes import BagEmbedder
 from tests.unit.biomed.test_reasoning import _runner
 
@@ -50,3 +61,39 @@ def test_evaluate_hands_each_finished_question_to_on_item(tmp_path: Path) -> Non
     first = seen[0]["regram"]
     assert isinstance(first, dict) and first["correct"] is True
     assert first["seconds"] >= 0 and first["choice_source"] == "kg-paths"
+
+
+def test_any_mcq_file_json_or_jsonl(tmp_path: Path) -> None:
+    items = [{"question": "Which protein does Warfarin target?", "options": {"A": "VKORC1", "B": "insulin"},
+              "answer": "A"},
+             {"question": "Which drug treats atrial fibrillation?", "options": {"A": "Insulin", "B": "Warfarin"},
+              "answer": "B", "id": "q-af"},
+             {"question": "broken", "options": {"A": "x"}, "answer": "C"}]
+    as_json = tmp_path / "ddx.json"
+    as_json.write_text(json.dumps(items))
+    as_jsonl = tmp_path / "ddx.jsonl"
+    as_jsonl.write_text("\n".join(json.dumps(i) for i in items) + "\n")
+    for path in (as_json, as_jsonl):
+        qs = load_mcq_file(path)
+        assert [(q.dataset, q.qid, q.answer) for q in qs] == [("ddx", "0", "A"), ("ddx", "q-af", "B")]
+    assert len(load_mcq(as_json, per_dataset=1, seed=3)) == 1 and len(load_mcq(as_json, per_dataset=None)) == 2
+    assert len(load_mcq(_data(tmp_path), per_dataset=1)) == 2  # a directory: per set
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"question": "q"}\nnot json\n')
+    with pytest.raises(HopgraphError, match=r"bad\.jsonl line 2"):
+        load_mcq_file(bad)
+    (tmp_path / "none.json").write_text("[]")
+    with pytest.raises(HopgraphError, match="no usable MCQ item"):
+        load_mcq_file(tmp_path / "none.json")
+
+
+def test_report_has_coverage_majority_letter_and_paired_intervals(tmp_path: Path) -> None:
+    qs = load_questions(_data(tmp_path), per_dataset=2, seed=1)
+    report = evaluate(Regram(_runner(), BagEmbedder(), MemoLinker(EntityLinker(_runner()))), qs,
+                      configs={k: ABLATIONS[k] for k in ("regram", "baseline_vector_top15")})
+    full = report["configs"]["regram"]
+    assert full["questions"] == 3 and full["coverage"] == full["answered"] / 3
+    assert report["comparisons"]["majority_letter"] == {"letter": "A", "accuracy": 1.0}
+    cmp = report["comparisons"]["regram"]["vs_baseline_vector_top15"]
+    assert cmp["low"] <= cmp["diff"] <= cmp["high"]
+    assert paired_bootstrap([True] * 10, [False] * 10) == {"diff": 1.0, "low": 1.0, "high": 1.0}
