@@ -95,6 +95,20 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
   quote opened on the instruction's own line to its own line; a repeated, stray or
   out-of-sequence article marker is text with a warning (file:line), an unclosed quote ends at
   the next instruction, article or effect clause of the amending text.
+- Document identity (issue 18): a document is its id. Each document's transaction starts with
+  ``legal/clear_document``, which takes out what an earlier load of it wrote, so a re-load
+  replaces it whole: its units (own ``doc_id``, no ``amended_by``/``supplemented_by``), the
+  versions and inserted units it wrote into other documents (``amended_by``/``supplemented_by``
+  = its id), containment into those nodes, their VERSION_OF / HAS_UNRESOLVED / DEFINES edges,
+  and every relation edge whose ``written_by`` (sorted list of the ids of the documents whose
+  load wrote it; every relation edge carries it) names it. A node of it that another
+  document's edge still touches becomes a ``Placeholder`` again (``{id, kind, doc_id}``, as if
+  that document had been loaded first); Placeholders and UnresolvedReferences left without
+  edges are deleted; units that lost a VERSION_OF / REPEALS / REPLACES get the loader's
+  ``status = 'in_force'``, ``valid_to = null`` back before the derive steps. Containment the
+  ``legal/link_inserted_units`` step derives carries ``derived = true`` and is re-derived.
+  Two inputs of one run with one document id are both refused, naming each other, unless
+  ``replace_duplicates`` (``--replace-duplicates``): then the later replaces the earlier.
 - UnresolvedReference ids are ``<source id>#<12 hex of sha1(method|text)>``; methods:
   vague_law_reference, external_document_without_number, legal_basis_without_number,
   amendment_target_document_unknown.

@@ -1,7 +1,9 @@
 """Input formats: plain text, ALQAC JSON, crawl records, article-keyed JSON, Pháp điển Markdown.
 
 Each reader yields, per document, either a :class:`ParsedDocument` or a :class:`Problem` that
-names the file (and record) and line; one bad document never stops the others.
+names the file (and record) and line; one bad document never stops the others. A JSONL file is
+one record per line: a bad line is named by its number and the other lines load. Formats that
+need text extraction (PDF, Word, …) are refused by name, with the accepted ones listed.
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ from hopgraph.loaders.legal._relations import extract_relations
 Lines = list[tuple[int, str]]
 SKIP_NAMES = {"questions.json", "readme.md", "license", "license.md"}
 EXTENSIONS = {".txt", ".json", ".jsonl", ".md"}
+ACCEPTED = "plain text (.txt), JSON (.json), JSON Lines (.jsonl), Pháp điển Markdown (.md)"
+# Formats people hand in that need text extraction first, by suffix and by leading bytes.
+UNSUPPORTED_SUFFIXES = {".pdf": "PDF", ".doc": "Word (.doc)", ".docx": "Word (.docx)",
+                        ".odt": "OpenDocument text", ".rtf": "RTF", ".xls": "Excel",
+                        ".xlsx": "Excel", ".html": "HTML", ".htm": "HTML", ".zip": "ZIP archive"}
+_MAGIC = ((b"%PDF-", "PDF"), (b"\xd0\xcf\x11\xe0", "Word/OLE (.doc)"),
+          (b"PK\x03\x04", "a ZIP container (.docx, .odt, .xlsx, .zip)"), (b"{\\rtf", "RTF"))
 _NUMBER_ONLY = re.compile(rf"^\s*({DOC_NUMBER}|{OLD_DOC_NUMBER})\s*$")
 _TYPE_WORDS = re.compile(r"^(Bộ luật|Luật|Hiến pháp|Nghị định|Thông tư|Quyết định|Nghị quyết|"
                          r"Pháp lệnh)", re.IGNORECASE)
@@ -45,11 +54,22 @@ def expand_paths(paths: list[Path]) -> tuple[list[Path], list[Problem]]:
             for f in sorted(p for p in path.rglob("*") if p.is_file()):
                 if f.suffix.lower() in EXTENSIONS and f.name.lower() not in SKIP_NAMES:
                     files.append(f)
+                elif f.suffix.lower() in UNSUPPORTED_SUFFIXES:
+                    problems.append(unsupported(f, UNSUPPORTED_SUFFIXES[f.suffix.lower()]))
         elif path.is_file():
-            files.append(path)
+            if path.suffix.lower() in UNSUPPORTED_SUFFIXES:
+                problems.append(unsupported(path, UNSUPPORTED_SUFFIXES[path.suffix.lower()]))
+            else:
+                files.append(path)
         else:
             problems.append(Problem(str(path), None, "no such file or directory"))
     return files, problems
+
+
+def unsupported(path: Path, kind: str) -> Problem:
+    """The problem of a file in a format that needs text extraction first."""
+    return Problem(str(path), None, f"{kind} is not a supported format (it needs text "
+                                    f"extraction first); accepted: {ACCEPTED}")
 
 
 def read_text(path: Path) -> str:
@@ -62,7 +82,13 @@ def read_text(path: Path) -> str:
     Raises:
         IngestError: the bytes are not valid text in those encodings (names the line).
     """
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise IngestError(f"{path}: cannot be read: {e.strerror or e}") from e
+    for magic, kind in _MAGIC:
+        if data.startswith(magic):
+            raise IngestError(str(unsupported(path, kind)))
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return unicodedata.normalize("NFC", data.decode("utf-16"))
@@ -87,6 +113,11 @@ def _safe(where: str, fn: Any, *args: Any, **kwargs: Any) -> ParsedDocument | Pr
         doc = fn(*args, **kwargs)
         assert isinstance(doc, ParsedDocument)
         return doc
+    except RecursionError:
+        return Problem(where, None, "nested too deeply to be read (recursion limit)")
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
+        # a record of an unexpected shape inside a known format: that record's problem
+        return Problem(where, None, f"could not be parsed: {type(e).__name__}: {e}")
     except IngestError as e:
         message = str(e)
         if message.startswith(where):
@@ -121,16 +152,54 @@ def read_file(path: Path, names: Mapping[str, str] | None = None
                     fallback_id=path.stem, names=names)
 
 
+def _read_jsonl(path: Path, text: str, names: Mapping[str, str] | None
+                ) -> Iterator[ParsedDocument | Problem]:
+    """One record per line; a line that is not JSON or not a record fails alone, by number."""
+    file = str(path)
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as e:
+            yield Problem(file, n, f"malformed or truncated JSON: {e.msg} (column {e.colno})")
+            continue
+        except RecursionError:
+            yield Problem(file, n, "JSON nested too deeply to be read")
+            continue
+        if isinstance(rec, dict) and "articles" in rec:
+            yield _safe(f"{file}#{rec.get('id', n)}", _alqac_law, file, rec, names)
+        elif isinstance(rec, dict) and ("Content" in rec or "content" in rec):
+            yield _crawl_record(file, rec, n, names)
+        else:
+            yield Problem(file, n, "unknown record: expected an ALQAC {id, articles} or a crawl "
+                                   "{Id, Content} object per line")
+
+
+def _crawl_record(file: str, rec: dict[str, Any], i: int, names: Mapping[str, str] | None
+                  ) -> ParsedDocument | Problem:
+    rid = str(rec.get("Id", rec.get("id", i)))
+    content = rec.get("Content", rec.get("content"))
+    if not isinstance(content, str) or not content.strip():
+        return Problem(f"{file}#{rid}", None, "record has no Content text")
+    number = rid if _NUMBER_ONLY.match(rid) else None
+    return _safe(f"{file}#{rid}", build_document, _lines(content), file=f"{file}#{rid}",
+                 source_format="crawl", number=number, fallback_id=rid, names=names)
+
+
 def _read_json(path: Path, text: str, names: Mapping[str, str] | None
                ) -> Iterator[ParsedDocument | Problem]:
     file = str(path)
+    if path.suffix.lower() == ".jsonl":
+        yield from _read_jsonl(path, text, names)
+        return
     try:
-        if path.suffix.lower() == ".jsonl":
-            data: Any = [json.loads(line) for line in text.splitlines() if line.strip()]
-        else:
-            data = json.loads(text)
+        data: Any = json.loads(text)
     except json.JSONDecodeError as e:
         yield Problem(file, e.lineno, f"malformed or truncated JSON: {e.msg} (column {e.colno})")
+        return
+    except RecursionError:
+        yield Problem(file, None, "JSON nested too deeply to be read")
         return
     if isinstance(data, dict) and ("Content" in data or "content" in data):
         data = [data]
@@ -141,15 +210,7 @@ def _read_json(path: Path, text: str, names: Mapping[str, str] | None
             return
         if all(("Content" in x or "content" in x) for x in data):
             for i, rec in enumerate(data):
-                rid = str(rec.get("Id", rec.get("id", i)))
-                content = rec.get("Content", rec.get("content"))
-                if not isinstance(content, str) or not content.strip():
-                    yield Problem(f"{file}#{rid}", None, "record has no Content text")
-                    continue
-                number = rid if _NUMBER_ONLY.match(rid) else None
-                yield _safe(f"{file}#{rid}", build_document, _lines(content),
-                            file=f"{file}#{rid}", source_format="crawl", number=number,
-                            fallback_id=rid, names=names)
+                yield _crawl_record(file, rec, i, names)
             return
     if isinstance(data, dict) and data and all(isinstance(v, dict) for v in data.values()):
         for number, articles in data.items():

@@ -1,8 +1,13 @@
 """``load_legal``: parse inputs, embed, write one transaction per document, derive validity.
 
-A document whose parse or write fails changes nothing (its transaction rolls back) and is reported
-with the reason; the others go on. After the documents, one transaction derives ``valid_to`` and
-``status`` from the events in the whole graph, so the final graph does not depend on load order.
+An input whose reading, parse or plan fails for any reason, and a document whose write fails,
+change nothing (its transaction rolls back) and are reported with the reason; the others go on.
+Losing the server stops the load at once: the report names the documents committed before.
+Each document's transaction first takes out what an earlier load of it wrote
+(``legal/clear_document``), so a re-load replaces it whole. Two inputs of one run with the same
+document id are refused (both named) unless the later is asked to replace the earlier. After the
+documents, one transaction derives ``valid_to`` and ``status`` from the events in the whole graph,
+so the final graph does not depend on load order.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hopgraph.db import QueryRunner
-from hopgraph.errors import HopgraphError, IngestError
+from hopgraph.errors import DatabaseUnavailable, HopgraphError
 from hopgraph.loaders.legal._citations import NameIndex, stated_names, title_aliases
 from hopgraph.loaders.legal._formats import codification_names, expand_paths, read_file, read_text
 from hopgraph.loaders.legal._model import ParsedDocument, Problem
@@ -51,6 +56,7 @@ class LoadReport:
     write_s: float = 0.0
     derive_s: float = 0.0
     embedded: int = 0
+    aborted: str | None = None  # why the load stopped before its end (the server went away)
 
     @property
     def placeholders(self) -> dict[str, int]:
@@ -60,6 +66,9 @@ class LoadReport:
         """A human-readable report (the CLI prints it)."""
         lines = [f"files: {self.files}, documents loaded: {len(self.documents)}, "
                  f"skipped: {len(self.skipped)}"]
+        if self.aborted:
+            lines.append(f"STOPPED: {self.aborted}")
+            lines.append("committed before the stop: " + (", ".join(self.documents) or "none"))
         lines.append("units written by level: " + ", ".join(
             f"{k} {v}" for k, v in sorted(self.units_by_level.items())))
         if self.new_units:
@@ -111,31 +120,88 @@ def collect_names(files: Sequence[Path]) -> dict[str, str]:
         if f.suffix.lower() == ".md":
             try:
                 names.update(codification_names(read_text(f)))
-            except HopgraphError:
+            except Exception:  # the file's own read reports it
                 continue
     return names
 
 
+def _failure(where: str, e: BaseException) -> Problem:
+    """One input's unexpected failure as a one-line problem (isolation: the rest goes on)."""
+    if isinstance(e, HopgraphError):
+        return Problem(where, None, str(e).removeprefix(where).lstrip(": ") or type(e).__name__)
+    if isinstance(e, RecursionError):
+        return Problem(where, None, "nested too deeply to be read (recursion limit)")
+    detail = str(e).splitlines()[0][:200] if str(e) else ""
+    return Problem(where, None, f"could not be read: {type(e).__name__}"
+                   + (f": {detail}" if detail else ""))
+
+
+def _one_per_id(docs: list[ParsedDocument], replace: bool
+                ) -> tuple[list[ParsedDocument], list[Problem], list[Problem]]:
+    """The documents with one input per id; (kept, refused, replaced notes).
+
+    Two inputs with one id are both refused, each message naming the other files, unless
+    ``replace``: then the later input (in the stable input order) replaces the earlier ones.
+    """
+    groups: dict[str, list[ParsedDocument]] = {}
+    for doc in docs:
+        groups.setdefault(doc.meta.doc_id, []).append(doc)
+    kept: list[ParsedDocument] = []
+    refused: list[Problem] = []
+    notes: list[Problem] = []
+    for doc in docs:
+        group = groups[doc.meta.doc_id]
+        if len(group) == 1:
+            kept.append(doc)
+            continue
+        files = [d.meta.source_file for d in group]
+        if replace:
+            if doc is group[-1]:
+                kept.append(doc)
+            else:
+                notes.append(Problem(doc.meta.source_file, None, (
+                    f"document {doc.meta.doc_id} is replaced by the later input "
+                    f"{group[-1].meta.source_file} (--replace-duplicates)")))
+            continue
+        others = ", ".join(f for f in files if f != doc.meta.source_file) or files[0]
+        refused.append(Problem(doc.meta.source_file, None, (
+            f"document {doc.meta.doc_id} is also in {others}: inputs with one document id are "
+            f"not loaded (remove one, or pass --replace-duplicates to let the later replace "
+            f"the earlier)")))
+    return kept, refused, notes
+
+
 def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = None,
-                 known_documents: Sequence[tuple[str, str | None, date | None]] = ()
+                 known_documents: Sequence[tuple[str, str | None, date | None]] = (),
+                 *, replace_duplicates: bool = False, notes: list[Problem] | None = None,
                  ) -> tuple[list[ParsedDocument], list[Problem], int]:
     """Every document in ``paths`` parsed, the problems met, and the number of files read.
 
     Documents are read twice over: first their structure and header, then their relations,
     with every title of the run and of ``known_documents`` (id, title, issue date: what the
     graph holds) as names, so an amending text that names its law by title finds it whatever
-    the order of the files or of the loads.
+    the order of the files or of the loads. Any exception one input raises (a parse error,
+    a nesting too deep for Python) is that input's problem; the others go on. Two inputs with
+    one document id are both refused, unless ``replace_duplicates``: then the later replaces
+    the earlier, and ``notes`` (when given) receives a line saying so.
     """
     files, problems = expand_paths([Path(p) for p in paths])
     given = dict(collect_names(files))
     given.update(names or {})
     docs: list[ParsedDocument] = []
     for f in files:
-        for item in read_file(f, given):
-            if isinstance(item, ParsedDocument):
-                docs.append(item)
-            else:
-                problems.append(item)
+        try:
+            for item in read_file(f, given):
+                if isinstance(item, ParsedDocument):
+                    docs.append(item)
+                else:
+                    problems.append(item)
+        except Exception as e:  # isolation: one input's failure is its own
+            problems.append(_failure(str(f), e))
+    docs, refused, replaced = _one_per_id(docs, replace_duplicates)
+    problems.extend(refused)
+    if notes is not None:
+        notes.extend(replaced)
     index = NameIndex()
     for key, number in given.items():
         index.add(key, number, known=False)
@@ -148,14 +214,21 @@ def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = 
             for alias in title_aliases(doc.meta.title):
                 index.add(alias, doc.meta.doc_id, doc.meta.issue_date)
         index.numbers.add(doc.meta.doc_id)
+    related: list[ParsedDocument] = []
     for doc in docs:
         if doc.meta.source_format == "phapdien":
+            related.append(doc)
             continue
-        local = stated_names([t for _, t in doc.preamble] + [
-            u.heading or u.own_text.split("\n")[0] for u in doc.units
-            if u.level in ("Part", "Chapter", "Section", "Article")])
-        extract_relations(doc, index.scoped(doc.meta.issue_date, local), reset=True)
-    return docs, problems, len(files)
+        try:
+            local = stated_names([t for _, t in doc.preamble] + [
+                u.heading or u.own_text.split("\n")[0] for u in doc.units
+                if u.level in ("Part", "Chapter", "Section", "Article")])
+            extract_relations(doc, index.scoped(doc.meta.issue_date, local), reset=True)
+        except Exception as e:  # isolation: one input's failure is its own
+            problems.append(_failure(doc.meta.source_file, e))
+            continue
+        related.append(doc)
+    return related, problems, len(files)
 
 
 def _embed(plans: list[WritePlan], embedder: Embedder, max_chars: int) -> int:
@@ -175,6 +248,7 @@ def load_legal(
     paths: Sequence[Path | str],
     *,
     batch_size: int = DEFAULT_BATCH_SIZE,
+    replace_duplicates: bool = False,
     names: Mapping[str, str] | None = None,
     segmenter: Callable[[str], str] | None = None,
     progress: bool = False,
@@ -187,13 +261,17 @@ def load_legal(
         embedder: an ``Embedder`` (cached by model and text hash), or None for no embeddings.
         paths: files or directories (plain text, ALQAC/crawl/article-keyed JSON, Pháp điển).
         batch_size: rows per ``UNWIND`` batch.
+        replace_duplicates: two inputs with one document id: the later replaces the earlier
+            (default: both are refused and reported).
         names: extra document names -> numbers for resolving documents cited by name.
         segmenter: word segmenter for ``text_segmented`` (pyvi by default).
         progress: show a tqdm progress bar.
         embed_chars: texts are cut to this many characters before embedding.
 
     Returns:
-        The report; skipped documents are listed with the reason, never raised.
+        The report; skipped documents are listed with the reason, never raised. When the
+        server goes away the load stops there: ``report.aborted`` says why, and
+        ``report.documents`` lists what was committed before.
     """
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
@@ -201,15 +279,16 @@ def load_legal(
     t0 = time.perf_counter()
     known = [(r["id"], r["title"], _as_date(r["issue_date"]))
              for r in runner.read("legal/list_document_names")]
-    docs, problems, report.files = parse_inputs(paths, names, known)
+    docs, problems, report.files = parse_inputs(
+        paths, names, known, replace_duplicates=replace_duplicates, notes=report.warnings)
     report.skipped.extend(problems)
     segment = segmenter or default_segmenter()
     plans: list[tuple[ParsedDocument, WritePlan]] = []
     for doc in docs:
         try:
             plan = plan_document(doc, segment)
-        except IngestError as e:
-            report.skipped.append(Problem(doc.meta.source_file, None, str(e)))
+        except Exception as e:  # isolation: one input's failure is its own
+            report.skipped.append(_failure(doc.meta.source_file, e))
             continue
         report.warnings.extend(doc.warnings)
         for placeholder, name in sorted(doc.title_targets.items()):
@@ -231,8 +310,14 @@ def load_legal(
     t2 = time.perf_counter()
     for doc, plan in plans:
         try:
-            runner.write_transaction(plan.steps(batch_size))
-        except HopgraphError as e:
+            # what an earlier load of this document wrote goes first, in the same transaction
+            runner.write_transaction([("legal/clear_document", {"doc_id": plan.doc_id}),
+                                      *plan.steps(batch_size)])
+        except DatabaseUnavailable as e:
+            # the server is gone: every later document would wait for it in turn
+            report.aborted = f"the database went away while writing {doc.meta.doc_id}: {e}"
+            break
+        except Exception as e:  # isolation: one document's failure is its own
             report.skipped.append(Problem(doc.meta.source_file, None,
                                           f"document {doc.meta.doc_id} not written: {e}"))
         else:
@@ -248,10 +333,15 @@ def load_legal(
     if bar is not None:
         bar.close()
     report.write_s = time.perf_counter() - t2
+    if report.aborted:
+        return report
     t3 = time.perf_counter()
-    derive(runner)
-    report.derive_s = time.perf_counter() - t3
-    report.graph = graph_counts(runner)
+    try:
+        derive(runner)
+        report.derive_s = time.perf_counter() - t3
+        report.graph = graph_counts(runner)
+    except DatabaseUnavailable as e:
+        report.aborted = f"the database went away after the documents, before validity was derived: {e}"
     return report
 
 

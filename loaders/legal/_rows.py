@@ -159,6 +159,7 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
             "target_kind": rel.target_kind, "target_doc": split_unit_id(rel.target)[0],
             "type": rel.type, "method": rel.method, "evidence": rel.evidence,
             "effective_date": rel.effective_date, "origin": rel.origin,
+            "written_by": meta.doc_id,
         })
     for item in doc.unresolved:
         key = hashlib.sha1(f"{item.method}|{item.text}".encode()).hexdigest()[:12]
