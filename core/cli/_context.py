@@ -21,11 +21,22 @@ def settings_of(ctx: click.Context) -> Settings:
 
 
 @contextmanager
-def open_runner(settings: Settings) -> Iterator[tuple[Neo4jRunner, Connection]]:
-    """Connect to the configured server and yield a runner; closes the driver afterwards."""
+def open_runner(settings: Settings, *, ensure_schema: bool = False
+                ) -> Iterator[tuple[Neo4jRunner, Connection]]:
+    """Connect to the configured server and yield a runner; closes the driver afterwards.
+
+    Args:
+        settings: the settings the root command built.
+        ensure_schema: install the constraints and indexes first (idempotent; every load
+            does, so retrieval works right after a load on a fresh server).
+    """
     conn = resolve_connection(settings)
     driver = conn.driver()
     try:
+        if ensure_schema:
+            from hopgraph.db._schema_install import install_schema
+
+            install_schema(driver, conn.database, dimension=settings.embedder.dimension)
         yield Neo4jRunner(
             driver, database=conn.database, timeout_s=settings.neo4j.query_timeout_s
         ), conn

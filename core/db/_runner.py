@@ -15,7 +15,14 @@ from typing import Any, Protocol, TypeVar
 
 import neo4j
 from neo4j import GraphDatabase, Query, RoutingControl
-from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavailable
+from neo4j.exceptions import (
+    AuthError,
+    ClientError,
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+)
 
 from hopgraph.cypher import CypherQuery, QueryRegistry, load_registry
 from hopgraph.errors import AuthenticationFailed, DatabaseError, DatabaseUnavailable
@@ -129,7 +136,7 @@ class Neo4jRunner:
         ) as session:
             try:
                 return session.execute_read(run)
-            except (AuthError, ServiceUnavailable, Neo4jError):
+            except (AuthError, DriverError, Neo4jError):
                 with translate_errors(reader_key[0]):
                     raise
 
@@ -178,13 +185,14 @@ def translate_errors(what: str) -> Iterator[None]:
             "Neo4j rejected the user name or password; check NEO4J_USER / NEO4J_PASSWORD "
             "(the local runtime keeps its password in <hopgraph home>/neo4j-password)"
         ) from e
-    except ServiceUnavailable as e:
+    except (ServiceUnavailable, SessionExpired) as e:
+        # SessionExpired: the server went away under an open session (killed mid-load)
         raise DatabaseUnavailable(
             f"no Neo4j server answers ({e}); start one with 'hopgraph db start' or set NEO4J_URI"
         ) from e
     except ClientError as e:
         raise DatabaseError(f"{what}: {e.code}: {e.message}") from e
-    except Neo4jError as e:
+    except (Neo4jError, DriverError) as e:
         raise DatabaseError(f"{what}: {e}") from e
 
 

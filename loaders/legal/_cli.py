@@ -1,4 +1,9 @@
-"""``hopgraph load legal PATH…``."""
+"""``hopgraph load legal PATH…``.
+
+Exit status: 0 every input loaded, 3 (``EXIT_SKIPPED``) some inputs were skipped (each named on
+its own ``SKIPPED`` line), 1 nothing was loaded or the server went away (the report names the
+documents committed before).
+"""
 
 from __future__ import annotations
 
@@ -9,25 +14,44 @@ import click
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.loaders.legal._loader import load_legal
 
+EXIT_SKIPPED = 3
+
 
 @click.command(name="legal")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--no-embed", is_flag=True, help="Skip embeddings (much faster on large corpora).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=None,
               help="Rows per UNWIND batch (default: settings).")
+@click.option("--replace-duplicates", is_flag=True,
+              help="Two inputs with one document id: the later replaces the earlier "
+                   "(default: both are refused).")
 @click.pass_context
 def legal_load(ctx: click.Context, paths: tuple[Path, ...], no_embed: bool,
-               batch_size: int | None) -> None:
-    """Load Vietnamese legal documents (text, ALQAC/crawl/article JSON, Pháp điển Markdown)."""
-    settings = settings_of(ctx)
-    embedder = None
-    if not no_embed:
-        from hopgraph.agents import build_embedder
+               batch_size: int | None, replace_duplicates: bool) -> None:
+    """Load Vietnamese legal documents (text, ALQAC/crawl/article JSON, Pháp điển Markdown).
 
-        embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
-    with open_runner(settings) as (runner, _conn):
+    A document already in the graph is replaced whole. Exit status 0 when every input loaded,
+    3 when some were skipped, 1 when none was or the server went away.
+    """
+    missing = [str(p) for p in paths if not p.exists()]
+    if len(missing) == len(paths):
+        raise click.ClickException(f"no such file or directory: {', '.join(missing)}")
+    settings = settings_of(ctx)
+    with open_runner(settings, ensure_schema=True) as (runner, _conn):
+        embedder = None
+        if not no_embed:
+            from hopgraph.agents import build_embedder
+
+            embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
         report = load_legal(runner, embedder, list(paths),
-                            batch_size=batch_size or settings.batch_size, progress=True)
+                            batch_size=batch_size or settings.batch_size, progress=True,
+                            replace_duplicates=replace_duplicates)
+    if not report.documents and not report.aborted:
+        for problem in report.skipped:
+            click.echo(f"SKIPPED {problem}", err=True)
+        raise click.ClickException(f"no document was loaded ({len(report.skipped)} inputs skipped)")
     click.echo(report.summary())
-    if not report.documents:
-        raise click.ClickException("no document was loaded")
+    if report.aborted:
+        raise click.ClickException(report.aborted)
+    if report.skipped:
+        ctx.exit(EXIT_SKIPPED)
