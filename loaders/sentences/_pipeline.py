@@ -84,6 +84,16 @@ class _Prepared:
     sentences: list[str]
     english: bool
     notes: list[str]
+    parts: dict[int, list[str]] = field(default_factory=dict)
+
+
+def _mean_unit(vectors: Sequence[np.ndarray]) -> np.ndarray:
+    """One vector for a sentence: itself, or the normalised mean of its parts' vectors."""
+    if len(vectors) == 1:
+        return vectors[0]
+    mean = np.mean(np.stack(vectors), axis=0)
+    norm = float(np.linalg.norm(mean))
+    return (mean / norm if norm else mean).astype(np.float32)
 
 
 def _prepare(raw: RawPassage, report: LoadReport) -> _Prepared | None:
@@ -103,7 +113,7 @@ def _prepare(raw: RawPassage, report: LoadReport) -> _Prepared | None:
         notes.append("one sentence: a single core, no intra-document relations")
     for note in notes:
         report.notes.append(f"{raw.id}: {note}")
-    return _Prepared(raw, split.sentences, english, notes)
+    return _Prepared(raw, split.sentences, english, notes, split.parts)
 
 
 def _dedupe(passages: Iterable[RawPassage], report: LoadReport) -> list[RawPassage]:
@@ -192,8 +202,10 @@ def _write_batch(
 ) -> None:
     # one embedding call per batch: sentences, topic lines, passages
     texts: list[str] = []
-    for p in prepared:
-        texts.extend(s for s in p.sentences if s)
+    for p in prepared:  # an over-long sentence is embedded part by part (its vector: their mean)
+        for pos, s in enumerate(p.sentences):
+            if s:
+                texts.extend(p.parts.get(pos, [s]))
     topic_texts = [_topic_text(p) for p in prepared]
     passage_texts = [f"{p.raw.title}: " + " ".join(s for s in p.sentences if s) for p in prepared]
     mark = time.perf_counter()
@@ -221,7 +233,9 @@ def _write_batch(
         entities: dict[int, list[tuple[str, str]]] = {}
         for pos, s in enumerate(p.sentences):
             if s:
-                by_pos[pos] = np.asarray(next(sentence_vecs), dtype=np.float32)
+                vecs = [np.asarray(next(sentence_vecs), dtype=np.float32)
+                        for _ in p.parts.get(pos, [s])]
+                by_pos[pos] = _mean_unit(vecs)
                 entities[pos] = next(tags) if p.english else []
         has_entity = [bool(entities.get(i)) for i in range(len(p.sentences))]
         structure: DocumentStructure

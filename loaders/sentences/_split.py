@@ -2,9 +2,11 @@
 
 Corpora that are already split (the HotpotQA corpus: a list of sentences per title) keep their
 split, so supporting-fact indices stay valid. Free text is split by a deterministic rule-based
-splitter that protects common abbreviations and initials. Sentences longer than
-:data:`MAX_SENTENCE_CHARS` (a paragraph without punctuation) are cut at word boundaries and the
-cut is recorded as a note; so is a passage truncated at :data:`MAX_SENTENCES`.
+splitter that protects common abbreviations and initials. A sentence longer than
+:data:`MAX_SENTENCE_CHARS` (a paragraph without punctuation) keeps its one index and its whole
+text; it is cut at word boundaries into parts (:attr:`SplitResult.parts`) that are embedded one by
+one, so every later sentence keeps the index the source gives it. Both are recorded as notes, and
+so is a passage truncated at :data:`MAX_SENTENCES`.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ class SplitResult:
 
     sentences: list[str]
     notes: list[str] = field(default_factory=list)
+    parts: dict[int, list[str]] = field(default_factory=dict)
+    """Index of an over-long sentence -> its pieces of at most MAX_SENTENCE_CHARS (embedding
+    inputs); the sentence itself stays whole at that index."""
 
 
 def split_text(text: str) -> SplitResult:
@@ -62,25 +67,27 @@ def split_text(text: str) -> SplitResult:
 
 
 def clean_sentences(sentences: Sequence[str]) -> SplitResult:
-    """Normalise pre-split sentences: strip, cut over-long ones, cap the count.
+    """Normalise pre-split sentences: strip, cut over-long ones into parts, cap the count.
 
-    Empty sentences are kept as empty strings so that positions stay aligned with the source
-    (HotpotQA supporting facts address sentences by index); the writer skips them.
+    Every input keeps its index: empty sentences stay as empty strings (the writer skips them)
+    and an over-long one stays whole, its parts listed in :attr:`SplitResult.parts`, so positions
+    stay aligned with the source (HotpotQA supporting facts address sentences by index).
     """
     out: list[str] = []
     notes: list[str] = []
+    parts: dict[int, list[str]] = {}
     for raw in sentences:
         sentence = " ".join(str(raw).split())
-        if len(sentence) <= MAX_SENTENCE_CHARS:
-            out.append(sentence)
-            continue
-        chunks = _cut(sentence)
-        notes.append(f"sentence of {len(sentence)} chars cut into {len(chunks)} pieces")
-        out.extend(chunks)
+        if len(sentence) > MAX_SENTENCE_CHARS:
+            parts[len(out)] = _cut(sentence)
+            notes.append(f"sentence {len(out)} of {len(sentence)} chars embedded as "
+                         f"{len(parts[len(out)])} parts (its index kept)")
+        out.append(sentence)
     if len(out) > MAX_SENTENCES:
         notes.append(f"{len(out)} sentences truncated to {MAX_SENTENCES}")
         out = out[:MAX_SENTENCES]
-    return SplitResult(out, notes)
+        parts = {i: p for i, p in parts.items() if i < MAX_SENTENCES}
+    return SplitResult(out, notes, parts)
 
 
 def _cut(sentence: str) -> list[str]:

@@ -109,7 +109,7 @@ def test_bad_input_is_reported_and_never_stops_the_load(runner: Neo4jRunner, emb
     notes = "\n".join(report.notes)
     assert "bad-one: one sentence" in notes
     assert "bad-vi: not English" in notes
-    assert "bad-long: sentence of" in notes and "cut into" in notes
+    assert "bad-long: sentence 0 of" in notes and "embedded as" in notes
     rows, _, _ = runner.driver.execute_query(
         "MATCH (p:Passage) RETURN p.id AS id, p.language AS language, size(p.notes) AS notes, "
         "COUNT { (s:Sentence {passage_id: p.id}) } AS sentences ORDER BY id", database_=TEST_DATABASE)
@@ -117,4 +117,20 @@ def test_bad_input_is_reported_and_never_stops_the_load(runner: Neo4jRunner, emb
     assert "bad-empty" not in got
     assert got["bad-vi"]["language"] == "non-en"
     assert got["bad-one"]["sentences"] == 1
-    assert got["bad-long"]["sentences"] > 1
+    assert got["bad-long"]["sentences"] == 1  # one source sentence, embedded in parts
+
+
+def test_a_long_sentence_keeps_the_positions_of_later_sentences(
+        runner: Neo4jRunner, embedder: Embedder, tagger: SpacyTagger) -> None:
+    long = "The Analytical Engine was designed " + " ".join(["with many gears"] * 120) + "."
+    sentences = ("Charles Babbage was an English engineer.", long, "",
+                 "He died in Marylebone in London.")
+    report = load_passages(runner, [RawPassage("p-long", "Charles Babbage", sentences=sentences)],
+                           embedder=embedder, tagger=tagger)
+    rows, _, _ = runner.driver.execute_query(
+        "MATCH (s:Sentence {passage_id: 'p-long'}) RETURN s.position AS pos, s.text AS text, "
+        "size(s.embedding) AS dim ORDER BY pos", database_=TEST_DATABASE)
+    got = {r["pos"]: r["text"] for r in rows}
+    assert got == {0: sentences[0], 1: long, 3: sentences[3]}  # index 3 stays the source's 3
+    assert all(r["dim"] == 384 for r in rows)
+    assert any("embedded as" in n for n in report.notes)

@@ -37,12 +37,20 @@ def test_split_empty_and_whitespace() -> None:
     assert split_text("   \n\n  ").sentences == []
 
 
-def test_very_long_sentence_is_cut_and_noted() -> None:
+def test_very_long_sentence_is_cut_into_parts_and_noted() -> None:
     text = " ".join(["word"] * 2000)  # 9,999 chars without punctuation
     result = split_text(text)
-    assert len(result.sentences) > 1
-    assert all(len(s) <= MAX_SENTENCE_CHARS for s in result.sentences)
-    assert "cut into" in result.notes[0]
+    assert result.sentences == [text]
+    assert len(result.parts[0]) > 1 and " ".join(result.parts[0]) == text
+    assert all(len(s) <= MAX_SENTENCE_CHARS for s in result.parts[0])
+    assert "embedded as" in result.notes[0] and "index kept" in result.notes[0]
+
+
+def test_a_long_sentence_does_not_shift_the_indexes_of_later_ones() -> None:
+    long = " ".join(["word"] * 600)  # 2,999 chars
+    result = clean_sentences(["First.", long, "", "Fourth."])
+    assert result.sentences == ["First.", long, "", "Fourth."]  # supporting fact (title, 3) holds
+    assert list(result.parts) == [1] and len(result.parts[1]) == 3
 
 
 def test_presplit_sentences_keep_positions_for_empty_entries() -> None:
