@@ -25,7 +25,7 @@ from hopgraph.errors import DatabaseUnavailable, HopgraphError
 from hopgraph.loaders.legal._citations import NameIndex, stated_names, title_aliases
 from hopgraph.loaders.legal._formats import codification_names, expand_paths, read_file, read_text
 from hopgraph.loaders.legal._model import ParsedDocument, Problem
-from hopgraph.loaders.legal._relations import extract_relations
+from hopgraph.loaders.legal._relations import DEFER_RELATIONS, extract_relations
 from hopgraph.loaders.legal._rows import DEFAULT_EMBED_CHARS, WritePlan, plan_document
 
 if TYPE_CHECKING:
@@ -189,15 +189,19 @@ def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = 
     given = dict(collect_names(files))
     given.update(names or {})
     docs: list[ParsedDocument] = []
-    for f in files:
-        try:
-            for item in read_file(f, given):
-                if isinstance(item, ParsedDocument):
-                    docs.append(item)
-                else:
-                    problems.append(item)
-        except Exception as e:  # isolation: one input's failure is its own
-            problems.append(_failure(str(f), e))
+    token = DEFER_RELATIONS.set(True)  # first pass: structures and headers only
+    try:
+        for f in files:
+            try:
+                for item in read_file(f, given):
+                    if isinstance(item, ParsedDocument):
+                        docs.append(item)
+                    else:
+                        problems.append(item)
+            except Exception as e:  # isolation: one input's failure is its own
+                problems.append(_failure(str(f), e))
+    finally:
+        DEFER_RELATIONS.reset(token)
     docs, refused, replaced = _one_per_id(docs, replace_duplicates)
     problems.extend(refused)
     if notes is not None:
@@ -216,14 +220,13 @@ def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = 
         index.numbers.add(doc.meta.doc_id)
     related: list[ParsedDocument] = []
     for doc in docs:
-        if doc.meta.source_format == "phapdien":
-            related.append(doc)
-            continue
         try:
             local = stated_names([t for _, t in doc.preamble] + [
                 u.heading or u.own_text.split("\n")[0] for u in doc.units
                 if u.level in ("Part", "Chapter", "Section", "Article")])
-            extract_relations(doc, index.scoped(doc.meta.issue_date, local), reset=True)
+            # a codification keeps the provenance relations its reader added
+            extract_relations(doc, index.scoped(doc.meta.issue_date, local),
+                              reset=doc.meta.source_format != "phapdien")
         except Exception as e:  # isolation: one input's failure is its own
             problems.append(_failure(doc.meta.source_file, e))
             continue
