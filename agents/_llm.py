@@ -218,8 +218,17 @@ class OpenAIChatModel:
             except openai.APIError as e:
                 self.usage.add_failure(time.perf_counter() - started)
                 raise LLMError(f"LLM endpoint refused the request: {e}") from e
-            choice = response.choices[0] if response.choices else None
-            text = (choice.message.content or "") if choice is not None else ""
+            except (ValueError, TypeError, AttributeError, KeyError) as e:
+                # a body cut short or not the OpenAI shape (json.JSONDecodeError is a ValueError):
+                # the caller falls back to its retrieval-only answer
+                self.usage.add_failure(time.perf_counter() - started)
+                raise LLMError(f"LLM endpoint sent an unreadable reply: "
+                               f"{type(e).__name__}: {str(e)[:120]}") from e
+            choices = getattr(response, "choices", None)
+            choice = choices[0] if isinstance(choices, list) and choices else None
+            message = getattr(choice, "message", None)
+            content = getattr(message, "content", None)
+            text = content if isinstance(content, str) else ""
             usage = response.usage
             # Latency covers retries, back-off and a refused schema: it is what the caller waited.
             result = ChatResult(
@@ -248,6 +257,16 @@ def chat_model_from(llm: LLMSettings) -> OpenAIChatModel | None:
         return None
     return OpenAIChatModel(base_url=llm.base_url, model=llm.model, api_key=llm.api_key,
                            timeout_s=llm.timeout_s, max_retries=llm.max_retries)
+
+
+_FENCE = re.compile(r"<(\s*/?\s*)(evidence|question|context|document)\b", re.IGNORECASE)
+
+
+def neutralise_fences(text: str) -> str:
+    """``text`` with any tag that could open or close a prompt fence (``</evidence>``,
+    ``<question>``, …) made inert (``<`` becomes ``‹``), so quoted document text can never
+    step outside the fence it is placed in."""
+    return _FENCE.sub(lambda m: "‹" + m.group(1) + m.group(2), text)
 
 
 def parse_json_reply(text: str) -> Any:

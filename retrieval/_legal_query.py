@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any
 
 from hopgraph.errors import RetrievalError
+from hopgraph.questions import validate_question
 from hopgraph.retrieval._legal_types import MAX_QUESTION_CHARS, RetrievalFilters
 
 MAX_QUERY_TERMS = 64
@@ -148,18 +149,10 @@ def prepare_question(question: object) -> PreparedQuery:
     """Validate and prepare a question.
 
     Raises:
-        RetrievalError: the question is not a string, is empty, or is longer than
-            ``MAX_QUESTION_CHARS``.
+        RetrievalError: the question fails ``hopgraph.questions.validate_question`` (not a
+            string, not valid UTF-8, empty, longer than ``MAX_QUESTION_CHARS``, no word).
     """
-    if not isinstance(question, str):
-        raise RetrievalError(f"question must be a string, got {type(question).__name__}")
-    q = " ".join(question.split())
-    if not q:
-        raise RetrievalError("question is empty")
-    if len(q) > MAX_QUESTION_CHARS:
-        raise RetrievalError(
-            f"question is {len(q)} characters long; the limit is {MAX_QUESTION_CHARS}"
-        )
+    q = validate_question(question, max_chars=MAX_QUESTION_CHARS)
     seg = segment(q)
     lucene, terms = lucene_query(seg)
     content, _ = lucene_query(seg, LEXICAL_STOPWORDS)

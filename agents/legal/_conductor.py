@@ -20,7 +20,7 @@ from datetime import date
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from hopgraph.agents._embedders import Embedder
-from hopgraph.agents._llm import ChatModel, Usage, parse_json_reply
+from hopgraph.agents._llm import ChatModel, Usage, neutralise_fences, parse_json_reply
 from hopgraph.agents.legal._abstention import DEFAULT_ABSTENTION, AbstentionRule
 from hopgraph.agents.legal._auditor import Auditor, DraftSentence
 from hopgraph.agents.legal._interpreter import Interpreter
@@ -292,11 +292,12 @@ class LegalQA:
         usage = Usage()
         shown = self._evidence_for_writer(items)
         labels = {f"E{n}": it.node_id for n, it in enumerate(shown, 1)}
-        blocks = "\n".join(
+        # document text is data: nothing in it may close the fence around it
+        blocks = neutralise_fences("\n".join(
             f"[E{n}] {_cite(it)} ({it.validity_note})\n{it.text[: self.options.item_chars]}"
             for n, it in enumerate(shown, 1)
-        )
-        user = (f"Câu hỏi: {question}\n"
+        ))
+        user = (f"Câu hỏi: {neutralise_fences(question)}\n"
                 + (f"Thời điểm áp dụng: {day.isoformat()}\n" if day else "")
                 + (f"Bản trước chưa đạt vì: {feedback}. Chỉ chép ý có trong căn cứ.\n"
                    if feedback else "")

@@ -14,6 +14,7 @@ from hopgraph.agents._cli import llm
 from hopgraph.agents.biomed._cli import ask_bio, bio
 from hopgraph.agents.legal._cli import ask, qa
 from hopgraph.agents.sentences._cli import ask_sentences, eval_sentences
+from hopgraph.cli._context import guard_questions
 from hopgraph.cli._db import db
 from hopgraph.cli._demo import demo
 from hopgraph.cli._groups import eval_, load
@@ -72,6 +73,8 @@ load.add_command(legal_load)
 load.add_command(sentences_load)
 cli.add_command(ask_sentences)
 eval_.add_command(eval_sentences)
+# Every question entry point runs the one shared check before it connects or loads a model.
+guard_questions(retrieve, ask, ask_bio, ask_sentences)
 
 
 def main() -> None:

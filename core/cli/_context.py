@@ -9,6 +9,7 @@ import click
 
 from hopgraph.db import Neo4jRunner
 from hopgraph.db._servers import Connection, resolve_connection
+from hopgraph.questions import validate_question
 from hopgraph.settings import Settings
 
 
@@ -18,6 +19,30 @@ def settings_of(ctx: click.Context) -> Settings:
     if not isinstance(settings, Settings):
         raise click.UsageError("internal: settings were not built")
     return settings
+
+
+class QuestionType(click.ParamType):
+    """A question argument: ``hopgraph.questions.validate_question`` before anything starts.
+
+    A refusal is one ``Error:`` line and exit 1 (the root maps the error), not a usage screen.
+    """
+
+    name = "question"
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        return validate_question(value)
+
+
+QUESTION = QuestionType()
+
+
+def guard_questions(*commands: click.Command) -> None:
+    """Give the ``question`` argument of each command the shared check (``QUESTION``)."""
+    for command in commands:
+        for param in command.params:
+            if isinstance(param, click.Argument) and param.name == "question":
+                param.type = QUESTION
 
 
 @contextmanager
