@@ -184,6 +184,7 @@ def evaluate(
     cfg = reasoner.config
     systems: dict[str, Callable[[EvalQuestion, list[float]], Ranked]] = {
         "graph": _graph_system(reasoner),
+        "graph-no-cover": _graph_system(reasoner.with_config(cover_facets=False)),
         "graph-no-refine": _graph_system(reasoner.with_config(refine=False)),
         "graph-no-expand": _graph_system(reasoner.with_config(expand=False)),
         "sentence-ro": _sentence_ro(reasoner, cfg.max_evidence),

@@ -4,7 +4,9 @@
 2. Refinement: the LLM keeps the anchors that bear on the question and says whether they are
    sufficient (prompt after Appendix A.4). Without an LLM, or when its reply is unusable, a
    deterministic rule keeps the anchors within ``refine_margin`` of the best score (at most
-   ``keep_anchors``) and never claims sufficiency.
+   ``keep_anchors``), then, for every entity the question names (:func:`question_facets`: both
+   sides of a comparison, the entity of each sub-question) that no kept anchor mentions in its
+   text or passage title, adds the best anchor that does; it never claims sufficiency.
 3. Adaptive path expansion: breadth-first, one Cypher query per hop
    (``cypher/sentence/expand_frontier``) that returns the ``beam`` most question-similar
    unvisited neighbours of every path end; Python scores the extended paths
@@ -65,6 +67,7 @@ class SentenceRetrievalConfig:
     refine: bool = True
     keep_anchors: int = 5
     refine_margin: float = 0.15
+    cover_facets: bool = True  # keep an anchor for every entity the question names
     expand: bool = True
     max_path_length: int = 4
     beam: int = 2
@@ -218,6 +221,16 @@ class SentenceReasoner:
         result.refinement = "heuristic"
         best = anchors[0].score
         kept = [a for a in anchors if a.score >= best - cfg.refine_margin][: cfg.keep_anchors]
+        facets = question_facets(question) if cfg.cover_facets else []
+        if facets:
+            titles = passage_titles(self.runner, sorted({a.passage_id for a in anchors}))
+            words = {a.id: _words(f"{titles.get(a.passage_id, '')} {a.text}") for a in anchors}
+            for facet in facets:
+                if any(_covers(words[a.id], facet) for a in kept):
+                    continue
+                extra = next((a for a in anchors if a not in kept and _covers(words[a.id], facet)), None)
+                if extra is not None:
+                    kept.append(extra)
         return kept, False
 
     def _expand(self, vector: list[float], paths: dict[str, _Path]) -> int:
@@ -268,6 +281,53 @@ class SentenceReasoner:
             f"[{titles.get(e.passage_id, e.passage_id)}] {e.text}" for e in retrieval.evidence
         ], retrieval)
         return SentenceAnswer(question, text, "llm", retrieval, citations)
+
+
+_CONNECTORS = frozenset(["of", "the", "for", "de", "la", "le", "von", "van", "in", "on", "at", "to", "a", "an"])
+_QUESTION_WORDS = frozenset(["what", "which", "who", "whom", "whose", "where", "when", "why", "how",
+                             "is", "are", "was", "were", "do", "does", "did", "the", "a", "an", "in",
+                             "on", "of", "for", "and", "or", "both", "has", "have", "had", "can"])
+_CAPWORD = r"(?:[A-Z0-9][\w'.&-]*)"
+_SPAN = re.compile(rf"{_CAPWORD}(?:\s+(?:(?:{'|'.join(sorted(_CONNECTORS))})\s+)*{_CAPWORD})*")
+_QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{2,80})[\"\u201d]")
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def _words(text: str) -> set[str]:
+    return set(_TOKEN.findall(text.lower()))
+
+
+def _facet_words(facet: str) -> list[str]:
+    return [w for w in _TOKEN.findall(facet.lower()) if w not in _CONNECTORS and len(w) > 1]
+
+
+def _covers(words: set[str], facet: str) -> bool:
+    """The facet's content words all appear (two thirds of them for a facet of four or more)."""
+    need = _facet_words(facet)
+    if not need:
+        return False
+    hit = sum(w in words for w in need)
+    return hit == len(need) or (len(need) >= 4 and hit * 3 >= 2 * len(need))
+
+
+def question_facets(question: str) -> list[str]:
+    """The entities a question names: quoted titles and capitalised spans ("Arthur's Magazine",
+    "First for Women", "Scott Derrickson"), question words dropped, in order, without repeats.
+
+    Each side of a comparison is one facet; so is the entity of each sub-question of a bridge
+    question. Refinement keeps an anchor for each of them.
+    """
+    found: dict[str, None] = {}
+    for m in _QUOTED.finditer(question):
+        found.setdefault(m.group(1).strip(), None)
+    for m in _SPAN.finditer(question):
+        words = m.group(0).split()
+        while words and words[0].lower().strip("'") in _QUESTION_WORDS:
+            words = words[1:]
+        span = " ".join(words).rstrip(".,?!'")
+        if span and _facet_words(span) and not any(span in q for q in found):
+            found.setdefault(span, None)
+    return list(found)
 
 
 def generate_answer(llm: ChatModel, question: str, evidence: Sequence[str],

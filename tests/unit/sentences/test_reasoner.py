@@ -99,3 +99,32 @@ def test_retrieval_only_without_llm_and_empty_question() -> None:
         reasoner.answer("  ")
     with pytest.raises(RetrievalError):
         SentenceRetrievalConfig(anchor_k=0)
+
+
+def test_refinement_keeps_an_anchor_for_each_side_of_a_comparison() -> None:
+    anchors = [
+        {"id": "M#s0", "passage_id": "M", "position": 0, "role": "core",
+         "text": "Arthur's Magazine was an American literary periodical.", "score": 0.9},
+        {"id": "M#s1", "passage_id": "M", "position": 1, "role": "core",
+         "text": "It was published in Philadelphia from 1844.", "score": 0.85},
+        {"id": "X#s0", "passage_id": "X", "position": 0, "role": "core", "text": "Unrelated.", "score": 0.5},
+        {"id": "W#s1", "passage_id": "W", "position": 1, "role": "supplementary",
+         "text": "It was first published in 1989.", "score": 0.4},
+    ]
+
+    def reads(key: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        if key == "sentence/find_anchor_sentences":
+            return anchors[: params["k"]]
+        if key == "sentence/get_passage_titles":
+            titles = {"M": "Arthur's Magazine", "X": "Other", "W": "First for Women"}
+            return [{"id": i, "title": titles[i]} for i in params["ids"]]
+        return []
+
+    question = "Which magazine was started first, Arthur's Magazine or First for Women?"
+    result = SentenceReasoner(RecordingRunner(reads), FakeEmbedder()).retrieve(question)
+    # the margin rule alone keeps the two Arthur's Magazine sentences; the passage title of W#s1
+    # names the other side, so it is kept too (X#s0 scores higher but names neither)
+    assert result.kept == ["M#s0", "M#s1", "W#s1"]
+    assert [e.id for e in result.evidence] == ["M#s0", "M#s1", "W#s1"]  # by path score
+    off = SentenceReasoner(RecordingRunner(reads), FakeEmbedder()).with_config(cover_facets=False)
+    assert off.retrieve(question).kept == ["M#s0", "M#s1"]
