@@ -539,6 +539,9 @@ class _Extractor:
                 rest = m.group(0)
                 if re.match(r"\s*(?:này|Điều này|khoản này)", m.group("rest")):
                     continue
+                line_start = text.rfind("\n", 0, m.start()) + 1
+                if self._doc_in(text[line_start:m.start()]) is not None:
+                    continue  # "… của Nghị định số X … quy định chi tiết …": X's description
                 cites = find_citations(rest, self.names)
                 target_doc = None
                 for mm in DOC_MENTION.finditer(rest):
