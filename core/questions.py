@@ -11,13 +11,16 @@ from hopgraph.errors import RetrievalError
 MAX_QUESTION_CHARS = 2_000
 
 
-def validate_question(question: object, *, max_chars: int = MAX_QUESTION_CHARS) -> str:
+def validate_question(question: object, *, max_chars: int = MAX_QUESTION_CHARS,
+                      require_word: bool = True) -> str:
     """The question with its whitespace collapsed, in NFC, or the reason it is refused.
 
     Args:
         question: what the user typed (a command-line argument may carry undecodable bytes as
             lone surrogates: Python's ``surrogateescape``).
         max_chars: the length limit after whitespace is collapsed.
+        require_word: refuse a question without a letter or digit (the legal retriever's
+            Python API answers one with an empty result and its reason instead).
 
     Returns:
         The cleaned question.
@@ -42,7 +45,7 @@ def validate_question(question: object, *, max_chars: int = MAX_QUESTION_CHARS) 
         raise RetrievalError("question is empty")
     if len(q) > max_chars:
         raise RetrievalError(f"question is {len(q)} characters long; the limit is {max_chars}")
-    if not any(ch.isalnum() for ch in q):
+    if require_word and not any(ch.isalnum() for ch in q):
         raise RetrievalError("question has no word to search for (only punctuation or symbols)")
     return q
 

@@ -150,9 +150,10 @@ def prepare_question(question: object) -> PreparedQuery:
 
     Raises:
         RetrievalError: the question fails ``hopgraph.questions.validate_question`` (not a
-            string, not valid UTF-8, empty, longer than ``MAX_QUESTION_CHARS``, no word).
+            string, not valid UTF-8, empty, longer than ``MAX_QUESTION_CHARS``).
     """
-    q = validate_question(question, max_chars=MAX_QUESTION_CHARS)
+    # no word to search: an empty result with its reason (the CLI refuses it before this)
+    q = validate_question(question, max_chars=MAX_QUESTION_CHARS, require_word=False)
     seg = segment(q)
     lucene, terms = lucene_query(seg)
     content, _ = lucene_query(seg, LEXICAL_STOPWORDS)
