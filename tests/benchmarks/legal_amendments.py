@@ -137,13 +137,15 @@ def score_pair(pair: dict[str, Any], docs: dict[str, ParsedDocument],
     gold = [g for g in gold if g.get("verify") != "no_match"]
     row: dict[str, Any] = {"pair": pair["slug"], "tier": pair["tier"], "amended": amended,
                            "amending": amending, "gold": len(gold), "gold_doubtful": len(doubtful)}
-    doc = docs.get(amending)
-    if doc is None or amended not in docs:
+    if amending not in docs or amended not in docs:
         row["refused"] = True
         pred: list[dict[str, Any]] = []
+    elif graph is None:
+        row["refused"] = False
+        pred = predicted(docs[amending], amended)
     else:
         row["refused"] = False
-        pred = predicted(doc, amended) if graph is None else graph_edges(graph, amending, amended)
+        pred = graph_edges(graph, amending, amended)
     gold_rows = []
     for g in gold:
         path = gold_path(g["target_unit"])
@@ -356,6 +358,71 @@ def run(tiers: set[str]) -> dict[str, Any]:
     }
 
 
+def _row(name: str, s: dict[str, Any]) -> str:
+    a, u, d = s["article"], s["unit"], s["dates"]
+    return (f"| {name} | {s['pairs']} | {a['precision']:.3f} | {a['recall']:.3f} | {a['f1']:.3f} | "
+            f"{a['gold']} | {u['precision']:.3f} | {u['recall']:.3f} | {u['gold']} | "
+            f"{d['agree']}/{d['gold_dated_found']} ({d['unknown']} unknown) | "
+            f"{s['pairs_without_edges']} |")
+
+
+def render_md(result: dict[str, Any]) -> str:
+    """The record a reader opens: figures per tier, per kind, documents, the 46/2014 check."""
+    head = ("| tier | pairs | article P | article R | article F1 | gold articles | unit P | "
+            "unit R | gold units | dates agree | pairs without edges |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|")
+    lines = [
+        "# Amendment edges on real law pairs (vn-amend-dev)",
+        "",
+        f"Run {result['date']} at commit {result['commit']}, 1-minute load average "
+        f"{result['load_average_1m']} (2-core machine). Command: `python -m "
+        "tests.benchmarks.legal_amendments --graph`. Gold: the legal portal's inline annotations "
+        "(`../shared/data/vn-amend-dev`); gold edges whose own check is `no_match` left out. "
+        "Article level: targets reduced to their article (or chapter/section/annex); exact "
+        "unit: the target path (a SUPPLEMENTS edge to an inserted unit also counts for the unit "
+        "it went into). Dates: gold edges with a date whose article was found, and whether the "
+        "edge there carries that date.",
+        "",
+        "## Parsed texts (what the loader extracts, before the database)",
+        "",
+        head,
+    ]
+    lines += [_row(t, s) for t, s in result["tiers"].items()]
+    lines.append(_row("all", result["all"]))
+    if "graph" in result:
+        g = result["graph"]
+        lines += ["", "## Read back from Neo4j after `load_legal` (no embeddings)", "",
+                  f"{g['documents_loaded']} documents from {g['files']} files loaded in one run, "
+                  f"{g['load_s']} s ({g['load_s_per_document']} s per document: parse "
+                  f"{g['timings']['parse_s']} s, write {g['timings']['write_s']} s, derive "
+                  f"{g['timings']['derive_s']} s); skipped: {len(g['skipped'])}; warnings: "
+                  f"{g['warnings']}.", "", head]
+        lines += [_row(t, s) for t, s in g["tiers"].items()]
+    kinds = result["all"]["kinds"]
+    lines += ["", "## Per kind (all tiers, parsed)", "",
+              "| gold kind | gold articles | recall |", "|---|---|---|"]
+    lines += [f"| {k} | {kinds[k]['gold']} | {kinds[k]['recall']} |" for k in KIND_OK]
+    lines += ["", "| relation found | article keys | precision |", "|---|---|---|"]
+    lines += [f"| {k} | {kinds[k]['pred']} | {kinds[k]['precision']} |" for k in CHANGE_TYPES]
+    docs = result["documents"]
+    lines += ["", "## Documents", "",
+              f"{docs['files']} files, refused: {len(docs['refused'])} "
+              f"{docs['refused'] or ''}; parse warnings per document median "
+              f"{docs['warnings_median']}, max {docs['warnings_max']}; parse time per document "
+              f"median {docs['parse_s_median']} s, max {docs['parse_s_max']} s.",
+              "", "## 46/2014/QH13 → 25/2008/QH12 (vn-health/raw/law_dict.json)", "",
+              "```", json.dumps(result["law_dict_46_2014"], ensure_ascii=False, indent=1), "```",
+              "", "## Misses per pair (article level)", "",
+              "| pair | tier | found/gold | missed | extra |", "|---|---|---|---|---|"]
+    for r in result["pairs"]:
+        if r["missed_articles"] or r["extra_articles"]:
+            a = r["article"]
+            lines.append(f"| {r['pair']} | {r['tier']} | {a['tp']}/{a['gold']} | "
+                         f"{', '.join(r['missed_articles'][:12])} | "
+                         f"{', '.join(r['extra_articles'][:8])} |")
+    return "\n".join(lines) + "\n"
+
+
 def _commit() -> str:
     import subprocess
 
@@ -386,6 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.out}.json").write_text(json.dumps(result, ensure_ascii=False, indent=1),
                                           encoding="utf-8")
+    (OUT / f"{args.out}.md").write_text(render_md(result), encoding="utf-8")
     for tier, s in result["tiers"].items():
         print(tier, json.dumps({k: s[k] for k in ("article", "unit", "pairs_without_edges",
                                                   "dates")}, ensure_ascii=False))
