@@ -87,7 +87,7 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
   it (see ``graph_models/_legal.py`` for how validity queries read these).
 - Relation methods added with issue 16: ``repeal_statement`` / ``replacement_statement``
   (``Nghị định này thay thế và bãi bỏ … tại khoản 1 Điều 1 … Nghị định số X``),
-  ``phrase_addition`` (``Bổ sung cụm từ “…” vào sau cụm từ “…” tại …``), ``text_addition``
+  ``renumbering`` (``Điều 5 được đánh số thành Điều 5a``), ``phrase_addition`` (``Bổ sung cụm từ “…” vào sau cụm từ “…” tại …``), ``text_addition``
   (``Bổ sung vào cuối khoản 2 Điều 7 nội dung như sau``). Section targets are paths
   ``C4.M4`` (``tên Mục 4 Chương IV``).
 - Parsing recovers rather than refuses: before the structure parser, ``_layout`` removes a
@@ -115,6 +115,7 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
 - Relation methods: amend_instruction, supplement_instruction, repeal_instruction,
   textual_substitution, phrase_removal, annex_replacement, document_replacement, document_repeal,
   expiry_on_effect, repeal_statement, replacement_statement, phrase_addition, text_addition,
+  renumbering,
   absolute_reference, relative_reference, range_reference, external_reference,
   document_reference, legal_basis, detailing_statement, guidance_annotation, codification_source,
   codification_note.

@@ -45,12 +45,14 @@ from hopgraph.loaders.legal._parser import parse_structure
 
 _MARKER = re.compile(r"^(?:Điều\s+\d+[a-zđ]?\s*[.:]?|\d{1,3}[a-zđ]?\.|[a-zđ]\d?\))\s*", re.IGNORECASE)
 _ACTION_START = re.compile(
-    r"^(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|hủy\s+bỏ|huỷ\s+bỏ|thay\s+thế|bỏ\s+(?:cụm\s+từ|từ|các\s+cụm))",
+    r"^(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|hủy\s+bỏ|huỷ\s+bỏ|thay\s+thế|bỏ\s+(?:cụm\s+từ|từ|các\s+cụm)"
+    r"|đánh\s+số(?:\s+lại)?\s)",
     re.IGNORECASE,
 )
 _PASSIVE = re.compile(
     r"^(?P<chain>(?:(?:điểm|khoản|Điều|các\s+khoản|các\s+điểm)\s+[^\n]{1,120}?))\s+"
-    r"(?P<verb>được\s+sửa\s+đổi(?:,\s*bổ\s+sung)?|được\s+bổ\s+sung|(?:được|bị)\s+bãi\s+bỏ)",
+    r"(?P<verb>được\s+sửa\s+đổi(?:,\s*bổ\s+sung)?|được\s+bổ\s+sung|(?:được|bị)\s+bãi\s+bỏ"
+    r"|được\s+đánh\s+số(?:\s+lại)?\s+thành)",
     re.IGNORECASE,
 )
 _SPLIT = re.compile(
@@ -228,7 +230,8 @@ class _Extractor:
         if passive:
             verb = passive.group("verb").lower()
             passive_action = "REPEALS" if "bãi bỏ" in verb else (
-                "SUPPLEMENTS" if verb.startswith("được bổ sung") else "AMENDS")
+                "SUPPLEMENTS" if verb.startswith("được bổ sung") else
+                "RENUMBER" if "đánh số" in verb else "AMENDS")
             segments = [(passive_action, passive.group("chain"))]
         else:
             segments = self._segments(_SPLIT.split(masked), None)
@@ -258,6 +261,14 @@ class _Extractor:
                 for path in self._targets(seg, container, phrase=True, target_doc=target_doc):
                     self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method,
                                       seg, effective))
+                continue
+            if action == "RENUMBER":
+                # "Điều 5 được đánh số thành Điều 5a", "Đánh số lại khoản 3 thành khoản 4":
+                # the unit keeps its wording under a new number
+                before = re.split(r"\s+thành\s+", seg, maxsplit=1, flags=re.IGNORECASE)[0]
+                for path in self._targets(before, container, target_doc=target_doc):
+                    self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", "renumbering",
+                                      head[:500], effective))
                 continue
             if action == "ANNEX":
                 for m in re.finditer(r"(?:Phụ\s+lục|Mẫu\s+số)\s+([IVXLC]+|\d+[a-z]?)", seg,
@@ -351,6 +362,8 @@ class _Extractor:
             return "ANNEX"
         if low.startswith(("bãi bỏ", "hủy bỏ", "huỷ bỏ")):
             return "REPEALS"
+        if re.match(r"đánh\s+số(?:\s+lại)?\s", low):
+            return "RENUMBER"
         if low.startswith("sửa đổi"):
             return "AMENDS"
         if low.startswith("bổ sung"):

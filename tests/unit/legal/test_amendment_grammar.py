@@ -267,3 +267,13 @@ def test_two_instructions_giving_one_unit_new_wording_skip_the_second_only(
     assert [r["props"]["text"] for r in versions] == ["1. Nhà nước đầu tư."]
     assert any("a second new wording for 10/2010/QH12:D4.K1@30/2015/QH13" in w.message
                for w in doc.warnings)
+
+
+def test_renumbering_is_an_amendment_of_the_renumbered_unit(tmp_path: Path) -> None:
+    body = ("Điều 1. Sửa đổi Luật Thủy lợi mẫu số 10/2010/QH12\n"
+            "1. Khoản 2 Điều 4 được đánh số thành khoản 3 Điều 4.\n"
+            "2. Đánh số lại Điều 5 thành Điều 5a.\n"
+            "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
+    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    assert _edges(doc) == {("AMENDS", "D4.K2"), ("AMENDS", "D5")}
+    assert {r.method for r in doc.relations if r.type == "AMENDS"} == {"renumbering"}
