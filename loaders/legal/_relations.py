@@ -46,7 +46,7 @@ from hopgraph.loaders.legal._parser import parse_structure
 _MARKER = re.compile(r"^(?:Điều\s+\d+[a-zđ]?\s*[.:]?|\d{1,3}[a-zđ]?\.|[a-zđ]\d?\))\s*", re.IGNORECASE)
 _ACTION_START = re.compile(
     r"^(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|hủy\s+bỏ|huỷ\s+bỏ|thay\s+thế|bỏ\s+(?:cụm\s+từ|từ|các\s+cụm)"
-    r"|đánh\s+số(?:\s+lại)?\s)",
+    r"|thay\s+(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ|đánh\s+số(?:\s+lại)?\s)",
     re.IGNORECASE,
 )
 _PASSIVE = re.compile(
