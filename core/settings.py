@@ -28,6 +28,11 @@ DEFAULT_ENGLISH_EMBEDDER = "all-MiniLM-L6-v2"
 DEFAULT_EMBEDDING_DIM = 384
 DEFAULT_LLM_MODEL = "smollm2-135m-instruct"
 DEFAULT_LLM_TIMEOUT_S = 60.0
+DEFAULT_ENDPOINT_BATCH_SIZE = 64
+DEFAULT_ENDPOINT_TIMEOUT_S = 60.0
+ENDPOINT_EMBEDDER = "openai"
+"""The embedder name (``HOPGRAPH_LEGAL_EMBEDDER`` / ``HOPGRAPH_ENGLISH_EMBEDDER``) that selects
+the OpenAI-compatible embeddings endpoint of :class:`EmbeddingEndpointSettings`."""
 
 
 def default_home() -> Path:
@@ -60,13 +65,35 @@ class RuntimeSettings:
 
 
 @dataclass(frozen=True)
+class EmbeddingEndpointSettings:
+    """An OpenAI-compatible ``/v1/embeddings`` endpoint (vLLM, TEI, Ollama, a hosted API).
+
+    Selected by naming the embedder ``openai`` (``HOPGRAPH_LEGAL_EMBEDDER=openai``); every
+    vector it returns must have ``dimension`` floats.
+    """
+
+    base_url: str
+    model: str
+    dimension: int
+    batch_size: int = DEFAULT_ENDPOINT_BATCH_SIZE
+    api_key: str | None = None
+    timeout_s: float = DEFAULT_ENDPOINT_TIMEOUT_S
+
+
+@dataclass(frozen=True)
 class EmbedderSettings:
-    """Embedding models: one for Vietnamese legal text, one for English (biomedical, sentences)."""
+    """Embedding models: one for Vietnamese legal text, one for English (biomedical, sentences).
+
+    ``onnx_dir`` None means ``<runtime home>/onnx``; ``endpoint`` is used by an embedder named
+    ``openai``.
+    """
 
     legal_model: str = DEFAULT_LEGAL_EMBEDDER
     english_model: str = DEFAULT_ENGLISH_EMBEDDER
     dimension: int = DEFAULT_EMBEDDING_DIM
     cache_dir: Path | None = None
+    onnx_dir: Path | None = None
+    endpoint: EmbeddingEndpointSettings | None = None
 
 
 @dataclass(frozen=True)
@@ -119,10 +146,23 @@ class Settings:
             http_port=int(_number(env, "HOPGRAPH_HTTP_PORT", DEFAULT_HTTP_PORT)),
             prefer_docker=env.get("HOPGRAPH_RUNTIME", "auto") != "local",
         )
+        legal_model = env.get("HOPGRAPH_LEGAL_EMBEDDER") or DEFAULT_LEGAL_EMBEDDER
+        english_model = env.get("HOPGRAPH_ENGLISH_EMBEDDER") or DEFAULT_ENGLISH_EMBEDDER
+        endpoint = _endpoint(env)
+        uses_endpoint = ENDPOINT_EMBEDDER in (legal_model, english_model)
+        if uses_endpoint and endpoint is None:
+            raise ConfigError(
+                f"an embedder named {ENDPOINT_EMBEDDER!r} needs HOPGRAPH_EMBED_BASE_URL, "
+                "HOPGRAPH_EMBED_MODEL and HOPGRAPH_EMBED_DIMENSION"
+            )
         embedder = EmbedderSettings(
-            legal_model=env.get("HOPGRAPH_LEGAL_EMBEDDER") or DEFAULT_LEGAL_EMBEDDER,
-            english_model=env.get("HOPGRAPH_ENGLISH_EMBEDDER") or DEFAULT_ENGLISH_EMBEDDER,
+            legal_model=legal_model,
+            english_model=english_model,
+            # The vector indexes are created with the endpoint's dimension when it is used.
+            dimension=endpoint.dimension if uses_endpoint and endpoint else DEFAULT_EMBEDDING_DIM,
             cache_dir=home / "embedding-cache",
+            onnx_dir=home / "onnx",
+            endpoint=endpoint,
         )
         llm = LLMSettings(
             base_url=env.get("HOPGRAPH_LLM_BASE_URL") or env.get("OPENAI_BASE_URL") or None,
@@ -134,6 +174,31 @@ class Settings:
         if batch < 1:
             raise ConfigError(f"HOPGRAPH_BATCH_SIZE must be at least 1, got {batch}")
         return cls(neo4j=neo4j, runtime=runtime, embedder=embedder, llm=llm, batch_size=batch)
+
+
+def _endpoint(env: Mapping[str, str]) -> EmbeddingEndpointSettings | None:
+    """The embeddings endpoint from ``HOPGRAPH_EMBED_*``; None when no base URL is set.
+
+    Raises:
+        ConfigError: a base URL without a model or a positive dimension, or a bad batch size.
+    """
+    base_url = env.get("HOPGRAPH_EMBED_BASE_URL")
+    if not base_url:
+        return None
+    model = env.get("HOPGRAPH_EMBED_MODEL")
+    if not model:
+        raise ConfigError("HOPGRAPH_EMBED_BASE_URL is set but HOPGRAPH_EMBED_MODEL is not")
+    dimension = int(_number(env, "HOPGRAPH_EMBED_DIMENSION", 0))
+    if dimension < 1:
+        raise ConfigError("HOPGRAPH_EMBED_DIMENSION must be the endpoint's vector size (>= 1)")
+    batch = int(_number(env, "HOPGRAPH_EMBED_BATCH_SIZE", DEFAULT_ENDPOINT_BATCH_SIZE))
+    if batch < 1:
+        raise ConfigError(f"HOPGRAPH_EMBED_BATCH_SIZE must be at least 1, got {batch}")
+    return EmbeddingEndpointSettings(
+        base_url=base_url, model=model, dimension=dimension, batch_size=batch,
+        api_key=env.get("HOPGRAPH_EMBED_API_KEY") or None,
+        timeout_s=_number(env, "HOPGRAPH_EMBED_TIMEOUT", DEFAULT_ENDPOINT_TIMEOUT_S),
+    )
 
 
 def _number(env: Mapping[str, str], name: str, default: float) -> float:
