@@ -36,7 +36,14 @@ the OpenAI-compatible embeddings endpoint of :class:`EmbeddingEndpointSettings`.
 
 
 def default_home() -> Path:
-    """Where hopgraph keeps its runtime state: the assembled Neo4j, data, password, caches."""
+    """Where hopgraph keeps its runtime state: the assembled Neo4j, data, password, caches.
+
+    ``HOPGRAPH_HOME`` when set, else ``$XDG_DATA_HOME/hopgraph`` (``~/.local/share/hopgraph``):
+    the same answer as :meth:`Settings.from_env`, so a default computed without settings (an
+    embedder's ONNX exports) never lands beside a home the user moved.
+    """
+    if os.environ.get("HOPGRAPH_HOME"):
+        return Path(os.environ["HOPGRAPH_HOME"])
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "hopgraph"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from hopgraph.agents import build_embedder
+from hopgraph._front import embedder_from_settings
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval._eval import DEFAULT_KS, evaluate, load_questions
@@ -82,7 +82,7 @@ def retrieve(ctx: click.Context, question: str, k: int, as_of: str | None,
     prepare_question(question)
     parse_as_of(as_of, date.today())
     flt = parse_filters({"doc_types": doc_type, "issuers": issuer, "doc_ids": doc_id})
-    embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
+    embedder = embedder_from_settings(settings, "legal")
     with open_runner(settings) as (runner, _):
         retriever = LegalRetriever(runner, embedder, config=_config(fusion, lam, granularity))
         result = retriever.retrieve(question, k=k, as_of=as_of, filters=flt)
@@ -158,7 +158,7 @@ def eval_retrieval(ctx: click.Context, questions: Path, k: int, as_of: str | Non
     _quiet_driver()
     qs = load_questions(questions)
     day = parse_as_of(as_of, date.today())  # bad input fails before connecting
-    embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
+    embedder = embedder_from_settings(settings, "legal")
     with open_runner(settings) as (runner, _):
         retriever = LegalRetriever(runner, embedder, config=_config("linear", lam, granularity))
         systems = legal_systems(retriever, k=k, as_of=day, baselines=baselines)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from hopgraph.agents._embedders import build_embedder
+from hopgraph._front import embedder_from_settings
 from hopgraph.agents._llm import chat_model_from
 from hopgraph.agents.legal._conductor import LegalQA, QAOptions
 from hopgraph.agents.legal._eval import (
@@ -30,7 +30,7 @@ DEFAULT_QUESTIONS = SAMPLES_DIR
 @contextmanager
 def _qa(settings: Settings, *, no_llm: bool, options: QAOptions) -> Iterator[LegalQA]:
     chat = None if no_llm else chat_model_from(settings.llm)
-    embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
+    embedder = embedder_from_settings(settings, "legal")
     try:
         with open_runner(settings) as (runner, _conn):
             yield LegalQA(runner, embedder, chat, options=options)

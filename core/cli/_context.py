@@ -7,8 +7,9 @@ from contextlib import contextmanager
 
 import click
 
+from hopgraph._front import Hopgraph
 from hopgraph.db import Neo4jRunner
-from hopgraph.db._servers import Connection, resolve_connection
+from hopgraph.db._servers import Connection
 from hopgraph.questions import validate_question
 from hopgraph.settings import Settings
 
@@ -48,22 +49,18 @@ def guard_questions(*commands: click.Command) -> None:
 @contextmanager
 def open_runner(settings: Settings, *, ensure_schema: bool = False
                 ) -> Iterator[tuple[Neo4jRunner, Connection]]:
-    """Connect to the configured server and yield a runner; closes the driver afterwards.
+    """Connect through the front door (:class:`hopgraph.Hopgraph`) and yield its runner and the
+    resolved server; closes the driver afterwards.
 
     Args:
         settings: the settings the root command built.
         ensure_schema: install the constraints and indexes first (idempotent; every load
             does, so retrieval works right after a load on a fresh server).
     """
-    conn = resolve_connection(settings)
-    driver = conn.driver()
-    try:
+    with Hopgraph(settings=settings, use_llm=False) as hg:
         if ensure_schema:
-            from hopgraph.db._schema_install import install_schema
-
-            install_schema(driver, conn.database, dimension=settings.embedder.dimension)
-        yield Neo4jRunner(
-            driver, database=conn.database, timeout_s=settings.neo4j.query_timeout_s
-        ), conn
-    finally:
-        driver.close()
+            hg.install_schema()
+        runner, conn = hg.runner, hg.connection
+        if not isinstance(runner, Neo4jRunner) or conn is None:
+            raise click.UsageError("internal: the settings did not resolve a server")
+        yield runner, conn

@@ -49,12 +49,12 @@ def _step(title: str) -> Iterator[None]:
 
 
 def _legal(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
-    from hopgraph.agents import build_embedder
+    from hopgraph._front import embedder_from_settings
     from hopgraph.agents._llm import chat_model_from
     from hopgraph.agents.legal._conductor import LegalQA, QAOptions
     from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 
-    embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
+    embedder = embedder_from_settings(settings, "legal")
     with _step("legal: load the sample regulations"):
         report = load_legal(runner, embedder, [SAMPLES_DIR], batch_size=settings.batch_size)
         click.echo("   " + report.summary().replace("\n", "\n   "))
@@ -74,7 +74,7 @@ def _legal(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
 
 
 def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
-    from hopgraph.agents import build_embedder
+    from hopgraph._front import embedder_from_settings
     from hopgraph.agents._llm import chat_model_from
     from hopgraph.agents.biomed._build import build_nlp
     from hopgraph.agents.biomed._linking import EntityLinker
@@ -87,8 +87,7 @@ def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
         click.echo("   " + report.summary().replace("\n", "\n   "))
     question = "Which drug that targets ABL1 is used for chronic myeloid leukemia?"
     with _step("biomed: ask a two-hop question"):
-        embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir,
-                              onnx_dir=settings.runtime.home / "onnx")
+        embedder = embedder_from_settings(settings, "english")
         regram = Regram(runner, embedder, EntityLinker(runner, nlp=build_nlp()),
                         llm=chat_model_from(settings.llm) if with_llm else None,
                         verifier=GraphVerifier(runner), config=RegramConfig())
@@ -100,7 +99,7 @@ def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
 
 
 def _sentences(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
-    from hopgraph.agents import build_embedder
+    from hopgraph._front import embedder_from_settings
     from hopgraph.agents._llm import chat_model_from
     from hopgraph.agents.sentences._reasoner import SentenceReasoner, SentenceRetrievalConfig
     from hopgraph.loaders.sentences._entities import SpacyTagger
@@ -111,8 +110,7 @@ def _sentences(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     )
     from hopgraph.loaders.sentences._pipeline import load_passages
 
-    embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir,
-                              onnx_dir=settings.runtime.home / "onnx")
+    embedder = embedder_from_settings(settings, "english")
     with _step("sentences: build the sentence graph of the sample corpus"):
         skipped: list[str] = []
         passages = list(read_corpus(sample_corpus_path(), skipped))

@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from hopgraph.agents._embedders import Embedder, build_embedder
+from hopgraph._front import embedder_from_settings
+from hopgraph.agents._embedders import Embedder
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.db._servers import docker_started, local_instance
 from hopgraph.loaders.biomed._bulk import bulk_import_primekg
@@ -47,7 +48,7 @@ def primekg(ctx: click.Context, path: Path | None, alias_path: Path | None, batc
     if replace and not bulk:
         raise click.UsageError("--replace only goes with --bulk-import")
     # Built before any write, so a missing model fails before the load, not after it.
-    embedder = build_embedder(settings.embedder.english_model) if embed_triplets else None
+    embedder = embedder_from_settings(settings, "english") if embed_triplets else None
     if bulk:
         _bulk(settings, source, alias_path, replace, embedder)
         return

@@ -40,9 +40,9 @@ def legal_load(ctx: click.Context, paths: tuple[Path, ...], no_embed: bool,
     with open_runner(settings, ensure_schema=True) as (runner, _conn):
         embedder = None
         if not no_embed:
-            from hopgraph.agents import build_embedder
+            from hopgraph._front import embedder_from_settings
 
-            embedder = build_embedder(settings.embedder.legal_model, settings.embedder.cache_dir)
+            embedder = embedder_from_settings(settings, "legal")
         report = load_legal(runner, embedder, list(paths),
                             batch_size=batch_size or settings.batch_size, progress=True,
                             replace_duplicates=replace_duplicates)
