@@ -43,7 +43,11 @@ _DOC_AFTER = re.compile(
 )
 _THIS = re.compile(r"^\s*này(?![\wÀ-ỹ])")
 _NUMBER = re.compile(rf"(?<![\w/])(?:số\s+)?({DOC_NUMBER}|{OLD_DOC_NUMBER})(?![\w/])")
-_STOP = re.compile(r"(?:\s(?:và|hoặc)\s|[.;]|(?<![\wÀ-ỹ])(?:điểm|khoản|Điều)\s+\d)", re.IGNORECASE)
+# "và" ends a document's name only before another document or unit ("Luật A và Luật B"), not
+# inside one ("Luật Quy hoạch đô thị và nông thôn số 47/2024/QH15")
+_STOP = re.compile(
+    rf"(?:\s(?:và|hoặc)\s(?=(?:{DOC_TYPE_WORDS}|các|điểm|khoản|Điều|Chương|Mục|Phụ lục)(?![\wÀ-ỹ]))"
+    r"|[.;]|(?<![\wÀ-ỹ])(?:điểm|khoản|Điều)\s+\d)", re.IGNORECASE)
 _NAME_END = re.compile(r"\s+(?:ngày|năm|đã được|được|sửa đổi|về việc|quy định|như sau|sau đây)(?:\s|$)", re.IGNORECASE)
 VAGUE = re.compile(
     r"theo\s+quy\s+định\s+của\s+pháp\s+luật(?:\s+(?:về|có liên quan)[^,;.:()\n]{0,80})?"

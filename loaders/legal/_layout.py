@@ -119,10 +119,12 @@ def _join_broken(lines: Lines) -> Lines:
         if out and text:
             prev_line, prev = out[-1]
             prev_text = prev.strip()
+            open_citation = _OPEN_CITATION_END.search(prev_text) is not None
             if prev_text and not _CLOSED.search(prev_text) and not prev_text.startswith(
-                    ("“", '"')) and _instruction_like(prev_text) and (
-                    _CONTINUATION.match(text) or (_OPEN_WORD_END.search(prev_text)
-                                                  and not _STARTS_UNIT.match(text))):
+                    ("“", '"')) and (_instruction_like(prev_text) or open_citation) and (
+                    _CONTINUATION.match(text) or (
+                        (open_citation or _OPEN_WORD_END.search(prev_text))
+                        and not _STARTS_UNIT.match(text))):
                 out[-1] = (prev_line, f"{prev_text} {text}")
                 continue
         out.append((line, raw))
@@ -133,6 +135,9 @@ _ACTION = re.compile(r"sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế|thay\
 
 
 _OPEN_WORD_END = re.compile(r"(?<![\wÀ-ỹ])(?:số|của|tại|và|về|theo|sau|vào|thuộc|các|bổ\s+sung)$")
+# "c) Khoản 5" / "Điều 2 và khoản 2 Điều 16 của Luật …": a citation cut before its article
+_OPEN_CITATION_END = re.compile(r"(?<![\wÀ-ỹ])(?:khoản|điểm)(?:\s+\d{1,3}[a-zđ]?|\s+[a-zđ])?$",
+                                re.IGNORECASE)
 _STARTS_UNIT = re.compile(r"^(?:\d{1,3}[a-zđ]?\.\s|[a-zđ]\d?\)|(?:Điều|Chương|Mục|Phần)\s+\S+[.:]|[“\"«-])")
 
 

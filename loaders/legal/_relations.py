@@ -50,7 +50,7 @@ _ACTION_START = re.compile(
     re.IGNORECASE,
 )
 _PASSIVE = re.compile(
-    r"^(?P<chain>(?:(?:điểm|khoản|Điều|các\s+khoản|các\s+điểm)\s+[^\n]{1,120}?))\s+"
+    r"^(?P<chain>(?:(?:điểm|khoản|Điều|các\s+khoản|các\s+điểm)\s+[^\n]{1,120}?))(?<!\sđã)\s+"
     r"(?P<verb>được\s+sửa\s+đổi(?:,\s*bổ\s+sung)?|được\s+bổ\s+sung|(?:được|bị)\s+bãi\s+bỏ"
     r"|được\s+đánh\s+số(?:\s+lại)?\s+thành)",
     re.IGNORECASE,
@@ -162,6 +162,10 @@ class _Extractor:
               and _ACTION_START.match(lines[1].strip())):
             first = lines[1].strip()  # "Điều 13. <heading>" then "Sửa đổi quy định tại …"
         if not (_ACTION_START.match(first) or _PASSIVE.match(first)):
+            # "c) Khoản 5 Điều 2 … của Luật X;" under "Thay thế cụm từ “A” bằng cụm từ “B” tại
+            # các luật sau đây:": a place of the phrase edit above it
+            if self._phrase_parent(unit) is not None and find_citations(first, self.names):
+                return first
             return None
         announces = re.search(r"một\s+số\s+(?:điều|điểm|khoản)|các\s+(?:điều|khoản|điểm)\s+sau",
                               first, re.IGNORECASE)
@@ -227,6 +231,15 @@ class _Extractor:
             return True
         passive = _PASSIVE.match(masked)
         segments: list[tuple[str | None, str]]
+        parent_phrase = None if _ACTION_START.match(masked) or passive else self._phrase_parent(unit)
+        if parent_phrase is not None:
+            low = parent_phrase.lower()
+            method = ("textual_substitution" if re.search(r"thay|bằng", low) else
+                      "phrase_addition" if low.startswith("bổ sung") else "phrase_removal")
+            for path in self._targets(masked, [], target_doc=target_doc):
+                self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method,
+                                  f"{parent_phrase[:300]} — {head[:200]}", effective))
+            return True
         if passive:
             verb = passive.group("verb").lower()
             passive_action = "REPEALS" if "bãi bỏ" in verb else (
@@ -334,16 +347,25 @@ class _Extractor:
             out.append((action, seg))
         return out
 
+    def _phrase_parent(self, unit: Unit) -> str | None:
+        """The phrase edit this unit lists a place of (its parent's instruction ends with
+        ``… tại các luật … sau đây:`` / ``như sau:``), else None."""
+        parent = unit.parent
+        if parent is None or unit.level not in ("Clause", "Point"):
+            return None
+        line = _lead(parent)
+        masked = mask_quotes(line)
+        if _TEXTUAL_START.match(masked) and _HOW.search(masked + " ") and not unit.quotes:
+            return masked
+        return None
+
     def _outer_container(self, unit: Unit) -> list[tuple[str, str]]:
         """The article (and clause) the enclosing instruction names, for relative
         sub-instructions (``a) Sửa đổi điểm b khoản 1 như sau:`` under ``… của Điều 9``)."""
         for anc in unit.ancestors():
             if anc.level not in ("Article", "Clause", "Point"):
                 continue
-            line = _strip_marker(anc.own_text.split("\n")[0]) if anc.own_text else ""
-            if not _ACTION_START.match(line) and anc.level == "Article":
-                lines = anc.own_text.split("\n")
-                line = lines[1].strip() if len(lines) > 1 else ""
+            line = _lead(anc)
             if not _ACTION_START.match(line):
                 continue
             cites = [c for c in find_citations(mask_quotes(line), self.names)
@@ -641,6 +663,16 @@ class _Extractor:
                 self.add(Relation(source, self.uid(unit), "GUIDES", "guidance_annotation",
                                   note[:300], origin="annotation", source_kind=kind,
                                   target_kind="unit"))
+
+
+def _lead(unit: Unit) -> str:
+    """A unit's instruction sentence: its first line without the marker, or the next line
+    when the marker stands alone or the first line is an article's heading."""
+    lines = unit.own_text.split("\n") if unit.own_text else [""]
+    line = _strip_marker(lines[0])
+    if (not line or (unit.level == "Article" and not _ACTION_START.match(line))) and len(lines) > 1:
+        line = lines[1].strip()
+    return line
 
 
 def _level_of(path: str) -> str:

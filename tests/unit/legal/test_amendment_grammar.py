@@ -277,3 +277,19 @@ def test_renumbering_is_an_amendment_of_the_renumbered_unit(tmp_path: Path) -> N
     doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     assert _edges(doc) == {("AMENDS", "D4.K2"), ("AMENDS", "D5")}
     assert {r.method for r in doc.relations if r.type == "AMENDS"} == {"renumbering"}
+
+
+def test_places_listed_under_a_phrase_edit_of_several_laws(tmp_path: Path) -> None:
+    # the places of one phrase edit listed as points, each naming its law; a law's name with
+    # "và" inside it; "đã được sửa đổi" describing a law's history is not an instruction
+    other = OTHER.replace("LUẬT ĐÊ ĐIỀU MẪU", "LUẬT ĐÊ ĐIỀU VÀ THỦY LỢI MẪU")
+    body = ("Điều 1. Sửa đổi, bổ sung một số luật có liên quan\n"
+            "1.\nThay thế cụm từ “đê” bằng cụm từ “đê điều” tại các luật sau đây:\n"
+            "a) Khoản 1 Điều 4 của Luật Thủy lợi mẫu số 10/2010/QH12 đã được sửa đổi, bổ sung "
+            "theo Luật số 11/2011/QH12;\n"
+            "b) Khoản\n2 Điều 2 của Luật Đê điều và thủy lợi mẫu số 20/2012/QH13.\n"
+            "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
+    doc = _load(tmp_path, a=AMENDED, o=other, b=_amending(body))["30/2015/QH13"]
+    assert _edges(doc) == {("AMENDS", "D4.K1")}
+    assert _edges(doc, "20/2012/QH13:") == {("AMENDS", "D2.K2")}
+    assert {r.method for r in doc.relations if r.type == "AMENDS"} == {"textual_substitution"}
