@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from hopgraph import Hopgraph
@@ -16,8 +18,9 @@ pytestmark = pytest.mark.integration
 QUESTION = "Mức hưởng bảo hiểm y tế khi khám trái tuyến?"
 
 
-def test_legal_through_the_front_door(runner: Neo4jRunner, schema_installed: Server) -> None:
-    env = {"NEO4J_URI": schema_installed.uri, "NEO4J_USER": schema_installed.user,
+def test_legal_through_the_front_door(runner: Neo4jRunner, schema_installed: Server,
+                                      tmp_path: Path) -> None:
+    env = {"HOPGRAPH_HOME": str(tmp_path), "NEO4J_URI": schema_installed.uri, "NEO4J_USER": schema_installed.user,
            "NEO4J_PASSWORD": schema_installed.password, "NEO4J_DATABASE": TEST_DATABASE}
     with Hopgraph.from_env(env, use_llm=False) as hg:
         report = hg.load.legal(SAMPLES_DIR)
