@@ -18,6 +18,7 @@ from hopgraph.cli._context import guard_questions
 from hopgraph.cli._db import db
 from hopgraph.cli._demo import demo
 from hopgraph.cli._groups import eval_, load
+from hopgraph.cli._mcp import mcp
 from hopgraph.errors import HopgraphError
 from hopgraph.loaders.biomed._cli import primekg
 from hopgraph.loaders.legal._cli import legal_load
@@ -57,6 +58,7 @@ def cli(ctx: click.Context, uri: str | None, user: str | None, password: str | N
 
 cli.add_command(db)
 cli.add_command(demo)
+cli.add_command(mcp)
 cli.add_command(load)
 cli.add_command(eval_)
 # Area commands register below, one line each (e.g. load.add_command(legal_load)).
