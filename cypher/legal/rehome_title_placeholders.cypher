@@ -1,9 +1,19 @@
-// purpose: Re-home what amending texts wrote against a document they name by title only (doc_id '~<title slug>') onto the one loaded Document that carries that title: ids and doc_id rewritten, a placeholder merged into the real unit of the same id, citations relabelled. Runs first in derive, so load order never changes the graph; a title two loaded documents share is left alone.
+// purpose: Re-home what amending texts wrote against a document they name by title only (doc_id '~<title slug>') onto the one loaded Document that carries that title (or that a codification names so): ids and doc_id rewritten, a placeholder merged into the real unit of the same id, citations relabelled. Runs first in derive, so load order never changes the graph; a title two loaded documents share is left alone.
 // mode: write
 // returns: count
-MATCH (d:Document) WHERE d.name_slugs IS NOT NULL
-UNWIND d.name_slugs AS slug
-WITH slug, collect(d) AS docs
+CALL () {
+  MATCH (d:Document) WHERE d.name_slugs IS NOT NULL
+  UNWIND d.name_slugs AS slug
+  RETURN slug, d
+  UNION
+  // a name a codification gives beside the number of a loaded document
+  MATCH (c:Document) WHERE c.cited_names IS NOT NULL
+  UNWIND c.cited_names AS entry
+  WITH split(entry, '|') AS parts
+  MATCH (d:Document {id: parts[2]})
+  RETURN parts[1] AS slug, d
+}
+WITH slug, collect(DISTINCT d) AS docs
 WHERE size(docs) = 1
 WITH docs[0] AS d, '~' + slug AS key
 MATCH (n:LegalNode {doc_id: key})

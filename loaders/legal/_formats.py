@@ -384,7 +384,10 @@ def read_phapdien(path: Path, text: str, names: Mapping[str, str] | None = None
         return ParsedDocument(meta=meta, units=[], warnings=[Problem(
             file, None, "topic index page (truncated article list): document metadata only")])
     if coded:
-        return _read_codification(path, body, front, table, names)
+        doc = _read_codification(path, body, front, table, names)
+        # the names its provenance lines give, kept in the graph for later loads
+        doc.cited_names = codification_names(text)
+        return doc
     title = _known(front.get("trichyeu")) or _known(table.get("trích yếu"))
     meta = DocumentMeta(doc_id="", number=number, title=title,
                         doc_type=_known(table.get("loại văn bản")),

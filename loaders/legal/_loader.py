@@ -282,8 +282,12 @@ def load_legal(
     t0 = time.perf_counter()
     known = [(r["id"], r["title"], _as_date(r["issue_date"]))
              for r in runner.read("legal/list_document_names")]
+    # names codifications already in the graph give beside a number (a later run of the
+    # amending text alone still finds "Luật Bảo hiểm y tế")
+    cited = {r["name"]: r["number"] for r in runner.read("legal/list_cited_names")}
     docs, problems, report.files = parse_inputs(
-        paths, names, known, replace_duplicates=replace_duplicates, notes=report.warnings)
+        paths, {**cited, **(names or {})}, known, replace_duplicates=replace_duplicates,
+        notes=report.warnings)
     report.skipped.extend(problems)
     segment = segmenter or default_segmenter()
     plans: list[tuple[ParsedDocument, WritePlan]] = []

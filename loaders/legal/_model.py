@@ -141,6 +141,9 @@ class ParsedDocument:
     unresolved: list[Unresolved] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     unit_dates: dict[str, date] = field(default_factory=dict)  # per-provision start dates
+    # name key -> document number a codification's provenance lines give (``luật bảo hiểm y
+    # tế`` -> ``25/2008/QH12``)
+    cited_names: dict[str, str] = field(default_factory=dict)
     # title placeholders (``~luat-x``) its instructions target -> the title the text names
     title_targets: dict[str, str] = field(default_factory=dict)
 

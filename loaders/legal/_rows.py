@@ -9,7 +9,7 @@ from typing import Any
 
 from hopgraph.errors import IngestError
 from hopgraph.loaders.legal._citations import TITLE_PLACEHOLDER, title_slugs
-from hopgraph.loaders.legal._ids import citation, doc_label, split_unit_id
+from hopgraph.loaders.legal._ids import citation, doc_label, slugify, split_unit_id
 from hopgraph.loaders.legal._model import ParsedDocument, Problem, Unit
 
 Row = dict[str, Any]
@@ -96,6 +96,10 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
         # the keys of title placeholders this document answers to, and how citations name it
         "name_slugs": title_slugs(meta.title, meta.issue_date) if meta.title else [],
         "citation_label": _label_for(meta.doc_id),
+        # "<name key>|<placeholder key>|<number>" for each name a codification's provenance
+        # lines give: later loads resolve the name, re-homing finds the document
+        "cited_names": [f"{key}|{slugify(key)}|{number}"
+                        for key, number in sorted(doc.cited_names.items())],
     }})
     for unit in doc.units:
         uid = doc.unit_id(unit)

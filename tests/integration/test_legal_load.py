@@ -349,3 +349,58 @@ def test_omnibus_repeal_hits_the_law_of_its_heading_and_quoted_citations_are_dat
     changed = {t for kind in ("AMENDS", "SUPPLEMENTS", "REPEALS", "REPLACES")
                for _, t in _edges(runner, kind)}
     assert "10/2010/QH12:D2.K1" not in changed and "10/2010/QH12:D2" not in changed
+
+
+_CODIFICATION = """---
+title: Thủy lợi mẫu
+---
+
+## THÔNG TIN VĂN BẢN
+
+| Thuộc tính | Nội dung |
+|---|---|
+| **Số hiệu** | Đang cập nhật |
+
+## VĂN BẢN
+# Thủy lợi mẫu
+
+Điều 1.1.LQ.1. Phạm vi
+
+Luật này quy định về thủy lợi.
+
+(Điều 1 Luật số 10/2010/QH12 Thủy lợi mẫu ngày 01/06/2010 của Quốc hội, có hiệu lực thi hành kể từ ngày 01/01/2011 )
+"""
+
+
+def test_a_law_known_only_through_a_codification_is_found_in_any_load_order(
+        runner: Neo4jRunner, tmp_path: Path) -> None:
+    # the amended law read without its title (article-keyed JSON), the amending law naming it
+    # by title only, and a codification whose provenance line gives title and number
+    import json
+
+    amended = tmp_path / "a.json"
+    amended.write_text(json.dumps({"10/2010/QH12": {
+        "1": "Điều 1. Phạm vi\nLuật này quy định về thủy lợi.",
+        "2": "Điều 2. Quy hoạch\n1. Quy hoạch thủy lợi.\n2. Thời kỳ quy hoạch là 10 năm."}},
+        ensure_ascii=False), encoding="utf-8")
+    amending = tmp_path / "b.txt"
+    amending.write_text(_TITLE_AMENDING, encoding="utf-8")
+    codification = tmp_path / "thuy-loi-mau.md"
+    codification.write_text(_CODIFICATION, encoding="utf-8")
+    _load(runner, [amending])
+    _load(runner, [amended])
+    assert ("30/2015/QH13:D1.K1", "~luat-thuy-loi-mau:D2.K2") in _edges(runner, "AMENDS")
+    _load(runner, [codification])
+    one_by_one = _dump(runner)
+    assert ("30/2015/QH13:D1.K1", "10/2010/QH12:D2.K2") in _edges(runner, "AMENDS")
+    assert not [n for n in one_by_one[0] if n["id"].startswith("~")]
+    clear_database(runner.driver)
+    _load(runner, [codification])
+    _load(runner, [amending, amended])
+    codification_first = _dump(runner)
+    clear_database(runner.driver)
+    _load(runner, [amending, amended, codification])
+    together = _dump(runner)
+    for other in (one_by_one, codification_first):
+        assert other[0] == together[0]
+        assert other[1] == together[1]
