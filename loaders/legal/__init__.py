@@ -78,7 +78,10 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
   moves all of it onto the one loaded Document whose ``name_slugs`` carry that key (ids,
   ``doc_id``, ``inserted_after`` and citations rewritten, placeholders merged into the real
   units), so the graph is the same whatever the load order. Documents store ``name_slugs`` and
-  ``citation_label`` for this; version rows written against a title placeholder carry
+  ``citation_label`` for this; a codification also stores ``cited_names``
+  (``"<name key>|<placeholder key>|<number>"`` for each name its provenance lines give beside a
+  number), which later loads resolve names with (``legal/list_cited_names``) and re-homing
+  reads, so a law read without its title (article-keyed JSON) is still found by title; version rows written against a title placeholder carry
   ``pending_label`` until re-homed.
 - Effective dates of versions and inserted units come from the amending document's effect
   article, per provision where it says so (``Riêng khoản 3 Điều 1 … có hiệu lực từ …``, lists
