@@ -375,8 +375,7 @@ def render_md(result: dict[str, Any]) -> str:
         "# Amendment edges on real law pairs (vn-amend-dev)",
         "",
         f"Run {result['date']} at commit {result['commit']}, 1-minute load average "
-        f"{result['load_average_1m']} (2-core machine). Command: `python -m "
-        "tests.benchmarks.legal_amendments --graph`. Gold: the legal portal's inline annotations "
+        f"{result['load_average_1m']} (2-core machine). Command: `{result['command']}`. Gold: the legal portal's inline annotations "
         "(`../shared/data/vn-amend-dev`); gold edges whose own check is `no_match` left out. "
         "Article level: targets reduced to their article (or chapter/section/annex); exact "
         "unit: the target path (a SUPPLEMENTS edge to an inserted unit also counts for the unit "
@@ -450,6 +449,8 @@ def main(argv: list[str] | None = None) -> int:
     result["commit"] = _commit()
     result["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     result["load_average_1m"] = round(os.getloadavg()[0], 2)
+    result["command"] = "python -m tests.benchmarks.legal_amendments " + " ".join(
+        argv if argv is not None else sys.argv[1:])
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.out}.json").write_text(json.dumps(result, ensure_ascii=False, indent=1),
                                           encoding="utf-8")
