@@ -32,7 +32,6 @@ from hopgraph.retrieval._legal_context import assemble_context
 from hopgraph.retrieval._legal_query import (
     LEXICAL_STOPWORDS,
     PreparedQuery,
-    fold,
     parse_as_of,
     parse_filters,
     prepare_question,
@@ -43,6 +42,7 @@ from hopgraph.retrieval._legal_types import (
     RetrievalConfig,
     RetrievalFilters,
 )
+from hopgraph.vocabulary import name_form
 
 RETRIEVE_QUERY = "legal/retrieve_context"
 EXPAND_QUERY = "legal/expand_context"
@@ -224,8 +224,8 @@ def search_params(prepared: PreparedQuery, vector: Sequence[float], as_of: date,
         sparse_pool=cfg.candidates * (SPARSE_POOL_FACTOR if filters.active else 1),
         has_filter=filters.active,
         doc_ids=typed_list(filters.doc_ids),
-        doc_types=typed_list(fold(t) for t in filters.doc_types),
-        issuers=typed_list(fold(i) for i in filters.issuers),
+        doc_types=typed_list(name_form(t) for t in filters.doc_types),
+        issuers=typed_list(name_form(i) for i in filters.issuers),
         as_of=as_of,
         fusion=cfg.fusion,
         lam=cfg.lam if lucene else 1.0,
@@ -261,10 +261,10 @@ def rerank_params(prepared: PreparedQuery, cfg: RetrievalConfig) -> dict[str, An
     for name, weight in (("heading_weight", cfg.heading_weight), ("body_weight", cfg.body_weight)):
         if weight is not None and not weight >= 0.0:
             raise RetrievalError(f"{name} must be a number >= 0, got {weight}")
-    q_fold = fold(prepared.question)
+    q_fold = name_form(prepared.question)
     return dict(
         q_fold=q_fold,
-        doc_numbers=typed_list(fold(n) for n in prepared.doc_numbers),
+        doc_numbers=typed_list(name_form(n) for n in prepared.doc_numbers),
         articles=typed_list(prepared.articles),
         q_grams=typed_list(question_grams(q_fold)),
         q_subject=prepared.subject,

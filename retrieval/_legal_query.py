@@ -13,6 +13,10 @@ from typing import Any
 from hopgraph.errors import RetrievalError
 from hopgraph.questions import validate_question
 from hopgraph.retrieval._legal_types import MAX_QUESTION_CHARS, RetrievalFilters
+from hopgraph.vocabulary import name_form, normalise_doc_number
+
+# The form names are compared in here (hopgraph.vocabulary.name_form), under its old name.
+fold = name_form
 
 MAX_QUERY_TERMS = 64
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
@@ -62,11 +66,6 @@ class PreparedQuery:
     lucene_content: str = ""  # ``lucene`` without LEXICAL_STOPWORDS ("" when nothing is left)
     subject: str = ""  # the term a definitional question is about, folded ("" when none)
     predicate: str = ""  # what the question says the term is, folded ("" when it asks)
-
-
-def fold(text: str) -> str:
-    """Lower-case, NFC, collapse spaces: the form names are compared in."""
-    return " ".join(unicodedata.normalize("NFC", text).lower().split())
 
 
 def segment(text: str) -> str:
@@ -157,7 +156,7 @@ def prepare_question(question: object) -> PreparedQuery:
     seg = segment(q)
     lucene, terms = lucene_query(seg)
     content, _ = lucene_query(seg, LEXICAL_STOPWORDS)
-    numbers = tuple(dict.fromkeys(m.upper().replace("ND", "NĐ") for m in _DOC_NUMBER.findall(q)))
+    numbers = tuple(dict.fromkeys(normalise_doc_number(m) for m in _DOC_NUMBER.findall(q)))
     articles = tuple(dict.fromkeys(m.lower() for m in _ARTICLE.findall(q)))
     subject, predicate = definition_subject(fold(q))
     return PreparedQuery(q, seg, lucene, terms, numbers, articles, content, subject, predicate)

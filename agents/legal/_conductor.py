@@ -40,7 +40,7 @@ from hopgraph.db import QueryRunner
 from hopgraph.errors import ConfigError, LLMError
 from hopgraph.retrieval import ContextItem, LegalRetriever, RetrievalFilters
 from hopgraph.retrieval._legal_query import definition_item, definition_subject
-from hopgraph.retrieval._legal_query import fold as fold_query
+from hopgraph.vocabulary import name_form as fold_query
 
 DEFAULT_MAX_EVIDENCE = 6
 DEFAULT_ITEM_CHARS = 500

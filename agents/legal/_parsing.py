@@ -10,10 +10,13 @@ answer makes; the Conductor uses :func:`format_citation` to write citations the 
 from __future__ import annotations
 
 import re
-import unicodedata
 from datetime import date
 
 from hopgraph.agents.legal._types import DocRef, UnitRef
+
+# One vocabulary (issue 17): the loader's document ids and fold, re-exported for the agents.
+from hopgraph.vocabulary import fold as fold
+from hopgraph.vocabulary import normalise_doc_number as normalise_doc_number
 
 DOC_TYPES = (
     "Hiến pháp", "Bộ luật", "Luật", "Pháp lệnh", "Nghị quyết liên tịch", "Nghị quyết",
@@ -49,13 +52,6 @@ _DATE_SLASH_RE = re.compile(r"(?<![\d/])(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*
 _DATE_ISO_RE = re.compile(r"(?<![\d/])(\d{4})-(\d{2})-(\d{2})(?![\d/])")
 _MONTH_RE = re.compile(r"tháng\s+(\d{1,2})\s*(?:/|năm)\s*(\d{4})", re.IGNORECASE)
 _YEAR_RE = re.compile(r"năm\s+(\d{4})(?!\s*/)", re.IGNORECASE)
-
-
-def normalise_doc_number(raw: str) -> str:
-    """Uppercase, no inner spaces, ``ND``/``QD`` restored to ``NĐ``/``QĐ``."""
-    s = re.sub(r"\s+", "", unicodedata.normalize("NFC", raw)).upper()
-    s = re.sub(r"(?<![A-ZĐ])ND(?=-|$)", "NĐ", s)
-    return re.sub(r"(?<![A-ZĐ])QD(?=-|$)", "QĐ", s)
 
 
 def _canonical_type(raw: str) -> str:
@@ -181,12 +177,6 @@ def format_citation(
     if amending:
         text += f" (được sửa đổi, bổ sung bởi văn bản số {amending})"
     return text
-
-
-def fold(text: str) -> str:
-    """Lowercase without diacritics (``đ`` → ``d``), for lenient keyword matching."""
-    decomposed = unicodedata.normalize("NFD", text.lower().replace("đ", "d"))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 _TOKEN_RE = re.compile(r"\w+(?:[.,/%-]\w+)*%?", re.UNICODE)

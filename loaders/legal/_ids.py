@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+# The one normaliser of document numbers lives in the core vocabulary; re-exported here.
+from hopgraph.vocabulary import normalise_doc_number as normalise_doc_number
+
 LEVELS = ("Part", "Chapter", "Section", "Subsection", "Article", "Clause", "Point", "Annex")
 LEVEL_PREFIX = {
     "Part": "P", "Chapter": "C", "Section": "M", "Subsection": "TM", "Article": "D",
@@ -27,11 +30,6 @@ _ORDINALS = {
     "nhất": 1, "một": 1, "hai": 2, "ba": 3, "tư": 4, "bốn": 4, "năm": 5, "sáu": 6, "bảy": 7,
     "tám": 8, "chín": 9, "mười": 10,
 }
-# ASCII spellings of agency codes that carry a Đ (ND-CP -> NĐ-CP).
-_ASCII_CODES = {
-    "ND": "NĐ", "QD": "QĐ", "BLDTBXH": "BLĐTBXH", "HDTP": "HĐTP", "HDND": "HĐND",
-    "DCSVN": "ĐCSVN",
-}
 DOC_TYPES = {
     "QH": "Luật", "NĐ": "Nghị định", "TT": "Thông tư", "TTLT": "Thông tư liên tịch",
     "QĐ": "Quyết định", "NQ": "Nghị quyết", "VBHN": "Văn bản hợp nhất", "PL": "Pháp lệnh",
@@ -40,25 +38,6 @@ DOC_TYPES = {
 DOC_NUMBER = r"\d{1,5}[a-z]?(?:/\d{4})?/[A-ZĐ][A-ZĐa-z0-9]*(?:-[A-ZĐ][A-ZĐa-z0-9]*)*"
 OLD_DOC_NUMBER = r"\d{1,5}-[A-ZĐ]+/[A-ZĐ]+"
 DOC_NUMBER_RE = re.compile(rf"(?<![\w/])({DOC_NUMBER}|{OLD_DOC_NUMBER})(?![\w/])")
-
-
-def normalise_doc_number(raw: str) -> str:
-    """Canonical document id: NFC, no spaces, upper case codes, ``ND-CP`` -> ``NĐ-CP``.
-
-    ``TTg`` keeps its conventional lower-case ``g``.
-    """
-    text = unicodedata.normalize("NFC", raw).strip().rstrip(".,;:")
-    text = re.sub(r"\s+", "", text)
-    parts = re.split(r"([/-])", text)
-    out: list[str] = []
-    for part in parts:
-        if part in "/-" or part.isdigit():
-            out.append(part)
-            continue
-        upper = part.upper()
-        upper = _ASCII_CODES.get(upper, upper)
-        out.append("TTg" if upper == "TTG" else upper)
-    return "".join(out)
 
 
 def slugify(text: str) -> str:

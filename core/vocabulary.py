@@ -1,0 +1,56 @@
+"""The domain vocabulary every area shares: document numbers and text folds.
+
+One place, so the loader, the question interpreter and retrieval write a document number and
+fold a text the same way (issue 17). A question scoped to ``Quyết định 1234/QĐ-TTg`` gets the
+filter ``1234/QĐ-TTg``: the id the loader gave that document.
+
+- :func:`normalise_doc_number`: the canonical document id (``96/2023/nd-cp`` ->
+  ``96/2023/NĐ-CP``, ``1234/qđ-ttg`` -> ``1234/QĐ-TTg``).
+- :func:`fold`: lower case without diacritics (``đ`` -> ``d``), for lenient keyword matching
+  in Python.
+- :func:`name_form`: lower case, NFC, single spaces, diacritics kept: the form a name is compared
+  in with what Cypher stores or computes (``toLower``, whitespace split and joined).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["fold", "name_form", "normalise_doc_number"]
+
+# ASCII spellings of agency codes that carry a Đ (ND-CP -> NĐ-CP).
+_ASCII_CODES = {
+    "ND": "NĐ", "QD": "QĐ", "BLDTBXH": "BLĐTBXH", "HDTP": "HĐTP", "HDND": "HĐND",
+    "DCSVN": "ĐCSVN",
+}
+
+
+def normalise_doc_number(raw: str) -> str:
+    """Canonical document id: NFC, no spaces, upper case codes, ``ND-CP`` -> ``NĐ-CP``.
+
+    ``TTg`` keeps its conventional lower-case ``g``.
+    """
+    text = unicodedata.normalize("NFC", raw).strip().rstrip(".,;:")
+    text = re.sub(r"\s+", "", text)
+    parts = re.split(r"([/-])", text)
+    out: list[str] = []
+    for part in parts:
+        if part in "/-" or part.isdigit():
+            out.append(part)
+            continue
+        upper = part.upper()
+        upper = _ASCII_CODES.get(upper, upper)
+        out.append("TTg" if upper == "TTG" else upper)
+    return "".join(out)
+
+
+def fold(text: str) -> str:
+    """Lowercase without diacritics (``đ`` → ``d``), for lenient keyword matching."""
+    decomposed = unicodedata.normalize("NFD", text.lower().replace("đ", "d"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def name_form(text: str) -> str:
+    """Lower-case, NFC, collapse spaces: the form names are compared in (also in Cypher)."""
+    return " ".join(unicodedata.normalize("NFC", text).lower().split())
