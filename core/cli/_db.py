@@ -1,4 +1,4 @@
-"""``hopgraph db start | stop | status | init``."""
+"""``hopgraph db start | stop | status | init | clear | remove-document | remove-samples``."""
 
 from __future__ import annotations
 
@@ -66,3 +66,47 @@ def init(ctx: click.Context) -> None:
     with open_runner(settings) as (runner, conn):
         created = install_schema(runner.driver, conn.database, dimension=settings.embedder.dimension)
     click.echo(f"schema ready: {len(created)} created" + (f" ({', '.join(created)})" if created else ", nothing changed"))
+
+
+@db.command()
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_context
+def clear(ctx: click.Context, yes: bool) -> None:
+    """Delete every node and relationship of the database (constraints and indexes stay)."""
+    from hopgraph.maintenance import clear_graph, graph_size
+
+    settings = settings_of(ctx)
+    with open_runner(settings) as (runner, conn):
+        nodes, rels = graph_size(runner)
+        if not yes:
+            click.confirm(f"Delete all {nodes} nodes and {rels} relationships of database "
+                          f"'{conn.database}' at {conn.uri}?", abort=True)
+        nodes, rels = clear_graph(runner)
+    click.echo(f"removed {nodes} nodes and {rels} relationships from '{conn.database}' at "
+               f"{conn.uri} (constraints and indexes kept)")
+
+
+@db.command("remove-document")
+@click.argument("doc_id")
+@click.pass_context
+def remove_document(ctx: click.Context, doc_id: str) -> None:
+    """Remove one loaded legal document whole (as if it had never been loaded)."""
+    from hopgraph.maintenance import remove_legal_document
+
+    with open_runner(settings_of(ctx)) as (runner, _):
+        done = remove_legal_document(runner, doc_id)
+    click.echo(f"removed {doc_id}: {done['removed']} nodes and {done['edges']} edges; "
+               f"{done['demoted']} nodes other documents still point at kept as placeholders; "
+               "validity derived again")
+
+
+@db.command("remove-samples")
+@click.pass_context
+def remove_samples(ctx: click.Context) -> None:
+    """Remove the shipped samples: the fictional legal documents (ids ending in -MAU), the
+    sample sentence corpus (passages 'sample-…') and the sample triplets between entities read
+    by name (PrimeKG entities are never touched)."""
+    from hopgraph.maintenance import remove_samples as remove
+
+    with open_runner(settings_of(ctx)) as (runner, _):
+        click.echo(remove(runner).summary())

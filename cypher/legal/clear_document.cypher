@@ -6,7 +6,10 @@ CALL () {
   OPTIONAL MATCH (d:LegalNode {id: $doc_id}) WHERE d:Document
   WITH collect(d) AS docs
   OPTIONAL MATCH (u:LegalUnit {doc_id: $doc_id})
-  WHERE u.amended_by IS NULL AND u.supplemented_by IS NULL
+  WHERE (u.amended_by IS NULL AND u.supplemented_by IS NULL)
+    // a unit the derive step made from new wording alone exists because this document is loaded
+    OR (u.supplemented_by IS NOT NULL AND u.text IS NULL AND NOT u:UnitVersion
+        AND EXISTS { (u)<-[:VERSION_OF]-(:UnitVersion) })
   WITH docs, collect(u) AS own
   OPTIONAL MATCH (w:LegalUnit) WHERE w.amended_by = $doc_id OR w.supplemented_by = $doc_id
   WITH docs, own, collect(w) AS written
@@ -38,8 +41,9 @@ CALL (owned, touching, noted) {
   FOREACH (_ IN CASE WHEN size(others) = 0 THEN [1] ELSE [] END | DELETE r)
   WITH collect(CASE WHEN size(others) = 0 THEN a END) AS starts,
     collect(CASE WHEN size(others) = 0 THEN b END) AS targets,
+    // (Placeholders are left out here: the next step may delete them)
     collect(CASE WHEN size(others) = 0 AND kind IN ['VERSION_OF', 'REPEALS', 'REPLACES']
-      THEN b END) AS changed, count(*) AS edges
+      AND NOT b:Placeholder THEN b END) AS changed, count(*) AS edges
   CALL (starts, targets, owned) {
     UNWIND starts + targets AS m
     WITH DISTINCT m WHERE NOT m IN owned
@@ -48,7 +52,7 @@ CALL (owned, touching, noted) {
   }
   CALL (changed, owned) {
     UNWIND changed AS t
-    WITH DISTINCT t WHERE NOT t IN owned AND NOT t:Placeholder
+    WITH DISTINCT t WHERE NOT t IN owned
     OPTIONAL MATCH (u:LegalUnit {doc_id: t.id}) WHERE t:Document AND NOT u:UnitVersion
     WITH t, collect(u) AS units
     UNWIND CASE WHEN t:LegalUnit AND NOT t:UnitVersion THEN units + [t] ELSE units END AS x
