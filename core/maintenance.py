@@ -19,19 +19,14 @@ from dataclasses import dataclass, field
 
 from hopgraph.db import QueryRunner
 from hopgraph.errors import HopgraphError
+from hopgraph.samples import is_sample_document
 
-SAMPLE_DOCUMENT_SUFFIX = "-MAU"
 SAMPLE_PASSAGE_PREFIX = "sample-"
 DELETE_BATCH = 10_000
 
 
 class UnknownDocumentError(HopgraphError):
     """The graph holds no loaded document with that id."""
-
-
-def is_sample_document(doc_id: str) -> bool:
-    """True for the ids of the shipped fictional sample documents (``12/2016/NĐ-MAU``)."""
-    return doc_id.endswith(SAMPLE_DOCUMENT_SUFFIX)
 
 
 def graph_size(runner: QueryRunner) -> tuple[int, int]:

@@ -20,6 +20,7 @@ from hopgraph.retrieval._legal_consolidate import diff_consolidated, render_diff
 from hopgraph.retrieval._legal_eval import legal_systems
 from hopgraph.retrieval._legal_query import parse_as_of, parse_filters, prepare_question
 from hopgraph.retrieval._legal_types import LegalContext, RetrievalConfig
+from hopgraph.samples import mark_fictional
 
 
 def _config(fusion: str, lam: float, granularity: str) -> RetrievalConfig:
@@ -49,7 +50,8 @@ def render_table(ctx: LegalContext) -> str:
             flag += ", consolidated wording"
         score = it.scores.get("rerank", it.scores.get("fused", it.scores.get("seed", 0.0)))
         lines.append("")
-        lines.append(f"#{it.rank} [{it.role}] {it.citation}  ({flag}; score {score:.3f})")
+        lines.append(f"#{it.rank} [{it.role}] {mark_fictional(it.citation)}  "
+                     f"({flag}; score {score:.3f})")
         lines.append(f"   id: {it.node_id}   position: {it.provenance.position}")
         lines.append(f"   validity: {it.validity_note}")
         for step in it.path:

@@ -22,6 +22,7 @@ from hopgraph.agents.legal._eval import (
 )
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.loaders.legal import SAMPLES_DIR
+from hopgraph.samples import FICTIONAL_MARK, is_sample_document, mark_fictional
 from hopgraph.settings import Settings
 
 DEFAULT_QUESTIONS = SAMPLES_DIR
@@ -67,7 +68,13 @@ def ask(ctx: click.Context, question: str, as_of: str | None, as_json: bool, no_
     if as_json:
         click.echo(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2))
         return
-    click.echo(answer.text)
+    click.echo(mark_fictional(answer.text))
+    # the cited unit's document, and for a new wording the amending one (<unit>@<doc>)
+    cited = {d for c in answer.citations
+             for d in (c.node_id.split(":")[0], c.node_id.rpartition("@")[2])}
+    samples = sorted(d for d in cited if is_sample_document(d))
+    if samples:
+        click.echo(f"[cites {', '.join(samples)}: {FICTIONAL_MARK}]")
     click.echo("")
     cost = ", ".join(f"{s.agent} {s.latency_s:.2f}s/{s.prompt_tokens + s.completion_tokens}t"
                      for s in answer.steps)
