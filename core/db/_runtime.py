@@ -3,7 +3,10 @@
 For machines without a Docker engine. ``docker/neo4j-runtime/pom.xml`` pins the versions; Maven
 copies the jars into a cached NEO4J_HOME (never into the repository). Each *instance* (the default
 one under the hopgraph home, or a throwaway one for tests) has its own conf, data, logs, ports and
-generated password, stored readable by the user only.
+generated password. An instance directory is private to its user (mode 0700; the server and
+the admin tool run with umask 077, so what they write is not readable by others either), and the
+password is never on a command line: the admin tool reads the initial password from the 0600
+password file (``set-initial-password @file``, picocli's argument file).
 
 Start runs the exact command Neo4j's launcher prints with ``console --dry-run`` as a child process
 in its own session, records its pid, and waits for Bolt. Stop only signals a pid this module
@@ -19,6 +22,7 @@ import shlex
 import shutil
 import signal
 import socket
+import stat
 import string
 import subprocess
 import tempfile
@@ -35,6 +39,8 @@ GDS_VERSION = "2.13.9"
 BROWSER_VERSION = "5.24.0"
 DEFAULT_START_TIMEOUT_S = 300.0
 DEFAULT_STOP_TIMEOUT_S = 60.0
+# what the server and the admin tool create in an instance is readable by its user only
+PRIVATE_UMASK = 0o077
 # Servers this process started, so that stop() can reap them (and Popen is not collected live).
 _CHILDREN: dict[int, subprocess.Popen[bytes]] = {}
 _CONF_TEMPLATE = """\
@@ -181,14 +187,32 @@ class LocalInstance:
         """The generated password, creating it (mode 0600) on first use."""
         if self.password_file.exists():
             return self.password_file.read_text().strip()
-        self.root.mkdir(parents=True, exist_ok=True)
-        # Letters and digits only: neo4j-admin reads a password starting with '-' as an option.
+        self._private_root()
+        # Letters and digits only: neo4j-admin reads a password starting with '-' as an option, and
+        # its argument file (@file) splits on blanks and quotes.
         alphabet = string.ascii_letters + string.digits
         value = "".join(secrets.choice(alphabet) for _ in range(24))
         fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as f:
             f.write(value + "\n")
         return value
+
+    def _private_root(self) -> None:
+        """Create the instance directory (or take an existing one) readable by its user only."""
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.root, 0o700)
+
+    def make_private(self) -> None:
+        """Take group and other permissions off the instance directory and everything in it
+        (instances created before hopgraph made them private)."""
+        self._private_root()
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            for name in [*dirnames, *filenames]:
+                path = os.path.join(dirpath, name)
+                with contextlib.suppress(FileNotFoundError):
+                    mode = os.lstat(path).st_mode
+                    if not stat.S_ISLNK(mode) and mode & 0o077:
+                        os.chmod(path, stat.S_IMODE(mode) & ~0o077)
 
     def running_pid(self) -> int | None:
         """The pid of this instance's server if it is alive and really ours, else None."""
@@ -223,14 +247,16 @@ class LocalInstance:
         home, env = self._prepare()
         command = self._server_command(home, env)
         self.console_log.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.console_log, "ab") as log:
+        fd = os.open(self.console_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "ab") as log:
             proc = subprocess.Popen(
                 command, cwd=home, env=env, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True,
+                stdin=subprocess.DEVNULL, start_new_session=True, umask=PRIVATE_UMASK,
             )
         _CHILDREN[proc.pid] = proc
         self.pid_file.parent.mkdir(parents=True, exist_ok=True)
         self.pid_file.write_text(f"{proc.pid}\n")
+        os.chmod(self.pid_file, 0o600)
         self._wait_for_bolt(proc, timeout_s)
         return proc.pid
 
@@ -286,10 +312,13 @@ class LocalInstance:
         Returns the home and the environment the launcher and the admin tool run with.
         """
         home = assemble(self.cache_root)
+        self.make_private()
         self._write_conf(home)
         env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(self.conf_dir)}
         if not (self.root / "data" / "dbms").exists():
-            self._admin(home, env, ["dbms", "set-initial-password", self.password()])
+            self.password()  # the file the admin tool reads it from (never an argument)
+            self._admin(home, env, ["dbms", "set-initial-password", f"@{self.password_file}"])
+        self.make_private()
         return home, env
 
     def _write_conf(self, home: Path) -> None:
@@ -305,7 +334,8 @@ class LocalInstance:
 
     def _java(self, home: Path, main: str, args: list[str], env: dict[str, str]) -> str:
         cmd = ["java", "-cp", f"{home}/lib/*", f"-Dbasedir={home}", main, *args]
-        proc = subprocess.run(cmd, cwd=home, env=env, capture_output=True, text=True, check=False)
+        proc = subprocess.run(cmd, cwd=home, env=env, capture_output=True, text=True, check=False,
+                              umask=PRIVATE_UMASK)
         if proc.returncode != 0:
             raise RuntimeSetupError(
                 f"Neo4j launcher failed ({' '.join(args[:2])}): "
