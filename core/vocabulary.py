@@ -10,14 +10,18 @@ filter ``1234/QĐ-TTg``: the id the loader gave that document.
   in Python.
 - :func:`name_form`: lower case, NFC, single spaces, diacritics kept: the form a name is compared
   in with what Cypher stores or computes (``toLower``, whitespace split and joined).
+- :class:`AnswerMode` and :class:`AnswerStatus`: how an answer was made and what it is, one
+  spelling everywhere (``retrieval_only``; the sentence answers' older ``method`` field keeps
+  ``retrieval-only`` for existing readers, see ``SentenceAnswer.method``).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from enum import StrEnum
 
-__all__ = ["fold", "name_form", "normalise_doc_number"]
+__all__ = ["AnswerMode", "AnswerStatus", "fold", "name_form", "normalise_doc_number"]
 
 # ASCII spellings of agency codes that carry a Đ (ND-CP -> NĐ-CP).
 _ASCII_CODES = {
@@ -54,3 +58,23 @@ def fold(text: str) -> str:
 def name_form(text: str) -> str:
     """Lower-case, NFC, collapse spaces: the form names are compared in (also in Cypher)."""
     return " ".join(unicodedata.normalize("NFC", text).lower().split())
+
+
+class AnswerMode(StrEnum):
+    """How an answer was made: by the LLM, or from the retrieved evidence alone (no LLM, or the
+    LLM failed). The value is what JSON output carries (a ``StrEnum`` equals its value)."""
+
+    LLM = "llm"
+    RETRIEVAL_ONLY = "retrieval_only"
+
+
+class AnswerStatus(StrEnum):
+    """What a legal answer is: ``answered`` (LLM, audited), ``retrieval_only`` (extracted
+    evidence, no LLM), ``abstained``, ``clarify``, ``chitchat`` or ``out_of_scope``."""
+
+    ANSWERED = "answered"
+    RETRIEVAL_ONLY = "retrieval_only"
+    ABSTAINED = "abstained"
+    CLARIFY = "clarify"
+    CHITCHAT = "chitchat"
+    OUT_OF_SCOPE = "out_of_scope"

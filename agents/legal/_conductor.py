@@ -216,10 +216,10 @@ class LegalQA:
         base = {"question": question, "route": route, "steps": steps,
                 "interpretation": interpretation, "pipeline": pipeline}
         if interpretation.intent == "chitchat":
-            return Answer(text=CHITCHAT_REPLY, status="chitchat", mode=_mode(llm_on),
+            return Answer(text=CHITCHAT_REPLY, status=Status.CHITCHAT, mode=_mode(llm_on),
                           as_of=day, claims=[], citations=[], **base)  # type: ignore[arg-type]
         if interpretation.intent == "out_of_scope":
-            return Answer(text=OUT_OF_SCOPE_REPLY, status="out_of_scope", mode=_mode(llm_on),
+            return Answer(text=OUT_OF_SCOPE_REPLY, status=Status.OUT_OF_SCOPE, mode=_mode(llm_on),
                           as_of=day, claims=[], citations=[], **base)  # type: ignore[arg-type]
         if self.options.reflective:
             evidence, more = self.reflective.find(interpretation, day, use_llm=llm_on)
@@ -241,12 +241,12 @@ class LegalQA:
             reasons = "; ".join(filter(None, (e.context.reason_if_empty for e in evidence)))
             return Answer(
                 text=f"Không tìm thấy quy định liên quan trong cơ sở dữ liệu ({reasons}).",
-                status="abstained", mode=_mode(llm_on), as_of=day, claims=[], citations=[],
+                status=Status.ABSTAINED, mode=_mode(llm_on), as_of=day, claims=[], citations=[],
                 fallback_reason=reasons or "no evidence", **base,  # type: ignore[arg-type]
             )
         clarify = _needs_clarification(interpretation, items)
         if clarify is not None:
-            return Answer(text=clarify, status="clarify", mode=_mode(llm_on), as_of=day,
+            return Answer(text=clarify, status=Status.CLARIFY, mode=_mode(llm_on), as_of=day,
                           claims=[], citations=[], **base)  # type: ignore[arg-type]
         if not llm_on:
             reason = ("no LLM configured" if self.chat is None
@@ -260,7 +260,7 @@ class LegalQA:
         if not self.options.use_auditor:
             claims = [Claim(s.text, [i for i in s.evidence_ids if i in
                                      {it.node_id for it in items}], "unchecked") for s in draft]
-            return self._final(day, items, claims, base, status="answered")
+            return self._final(day, items, claims, base, status=Status.ANSWERED)
         report, step = self.auditor.audit(draft, items)
         route.append("auditor")
         steps.append(step)
@@ -275,7 +275,7 @@ class LegalQA:
         if not report.sufficient:
             return self._abstain(question, day, items, llm_on, base, report.reason,
                                  claims=report.claims)
-        return self._final(day, items, report.claims, base, status="answered")
+        return self._final(day, items, report.claims, base, status=Status.ANSWERED)
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -384,7 +384,7 @@ class LegalQA:
                 lines.append(f"  Chuỗi hiệu lực: {chain}")
             claims.append(Claim(quote, [it.node_id], "extracted", 1.0))
         return Answer(
-            text="\n".join(lines), status="retrieval_only", mode="retrieval_only", as_of=day,
+            text="\n".join(lines), status=Status.RETRIEVAL_ONLY, mode=Mode.RETRIEVAL_ONLY, as_of=day,
             claims=claims, citations=[_citation(it) for it in listed], fallback_reason=reason,
             **base,  # type: ignore[arg-type]
         )
@@ -399,7 +399,7 @@ class LegalQA:
             lines.append("Các quy định liên quan tìm được (trích nguyên văn, cần tự đối chiếu):")
             lines.extend(f"- {_cite(it)} ({it.validity_note})" for it in listed)
         return Answer(
-            text="\n".join(lines), status="abstained", mode=_mode(llm_on), as_of=day,
+            text="\n".join(lines), status=Status.ABSTAINED, mode=_mode(llm_on), as_of=day,
             claims=claims or [], citations=[], fallback_reason=reason,
             **base,  # type: ignore[arg-type]
         )
@@ -430,7 +430,7 @@ class LegalQA:
         if dropped:
             lines.append(f"({len(dropped)} câu không có căn cứ đã bị loại bỏ.)")
         return Answer(
-            text="\n".join(lines), status=status, mode="llm", as_of=day, claims=claims,
+            text="\n".join(lines), status=status, mode=Mode.LLM, as_of=day, claims=claims,
             citations=[_citation(it) for it in cited], **base,  # type: ignore[arg-type]
         )
 
@@ -447,7 +447,7 @@ def _as_date(value: date | str | None) -> date | None:
 
 
 def _mode(llm_on: bool) -> Mode:
-    return "llm" if llm_on else "retrieval_only"
+    return Mode.LLM if llm_on else Mode.RETRIEVAL_ONLY
 
 
 def _dedupe(items: list[ContextItem]) -> list[ContextItem]:

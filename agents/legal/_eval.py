@@ -22,10 +22,10 @@ from pydantic import BaseModel, Field, ValidationError
 from hopgraph.agents._llm import ChatModel, parse_json_reply
 from hopgraph.agents.legal._conductor import LegalQA
 from hopgraph.agents.legal._parsing import tokens
-from hopgraph.agents.legal._types import Answer
+from hopgraph.agents.legal._types import Answer, Mode, Status
 from hopgraph.errors import ConfigError, LLMError
 
-ABSTAINING = {"abstained", "clarify", "out_of_scope", "chitchat"}
+ABSTAINING = {Status.ABSTAINED, Status.CLARIFY, Status.OUT_OF_SCOPE, Status.CHITCHAT}
 ABLATIONS: dict[str, dict[str, Any]] = {
     "full": {},
     "reflective": {"reflective": True},
@@ -166,7 +166,7 @@ def check_judge(chat: ChatModel, questions: Sequence[QAQuestion]) -> JudgeCheck:
 
 
 def _as_answer(question: QAQuestion, text: str) -> Answer:
-    return Answer(question=question.question, text=text, status="answered", mode="retrieval_only",
+    return Answer(question=question.question, text=text, status=Status.ANSWERED, mode=Mode.RETRIEVAL_ONLY,
                   as_of=None, claims=[], citations=[], route=[], steps=[])
 
 

@@ -13,16 +13,16 @@ from datetime import date
 from typing import Any, Literal
 
 from hopgraph.retrieval import ContextItem, LegalContext, RetrievalFilters
+from hopgraph.vocabulary import AnswerMode, AnswerStatus
 
 Intent = Literal["chitchat", "regulatory", "out_of_scope"]
-Status = Literal[
-    "answered", "retrieval_only", "abstained", "clarify", "chitchat", "out_of_scope"
-]
+# One enum each for answer status and mode (hopgraph.vocabulary); the old names stay.
+Status = AnswerStatus
 Verdict = Literal[
     "supported", "unsupported", "contradicted", "superseded_citation", "invented_citation",
     "extracted", "unchecked",
 ]
-Mode = Literal["llm", "retrieval_only"]
+Mode = AnswerMode
 AgentName = Literal["interpreter", "pathfinder", "grader", "rewriter", "writer", "auditor"]
 
 

@@ -58,7 +58,8 @@ def ask_sentences(ctx: click.Context, question: str, no_llm: bool, as_json: bool
     r = result.retrieval
     if as_json:
         click.echo(json.dumps({
-            "question": question, "answer": result.answer, "method": result.method,
+            "question": question, "answer": result.answer, "mode": result.mode,
+            "method": result.method,  # the older spelling of mode, kept for existing readers
             "refinement": r.refinement, "sufficient": r.sufficient, "context_tokens": r.context_tokens,
             "evidence": [{"id": e.id, "title": c[0], "position": e.position, "text": e.text,
                           "score": round(e.score, 4), "path": list(e.path),

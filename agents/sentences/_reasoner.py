@@ -36,6 +36,7 @@ from hopgraph.retrieval._sentence import (
     find_anchor_sentences,
     passage_titles,
 )
+from hopgraph.vocabulary import AnswerMode
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 REFINE_SYSTEM = (
@@ -122,9 +123,15 @@ class SentenceAnswer:
 
     question: str
     answer: str | None
-    method: str  # 'llm' or 'retrieval-only'
+    mode: AnswerMode  # llm or retrieval_only (hopgraph.vocabulary: one spelling everywhere)
     retrieval: SentenceRetrieval
     citations: list[tuple[str, str, int]] = field(default_factory=list)  # (title, passage id, position)
+
+    @property
+    def method(self) -> str:
+        """``mode`` in the spelling this field had before the shared enum ('llm' or
+        'retrieval-only'); kept for existing readers of the CLI's JSON ``method``."""
+        return "retrieval-only" if self.mode is AnswerMode.RETRIEVAL_ONLY else str(self.mode)
 
 
 class _RefineReply(BaseModel):
@@ -276,11 +283,11 @@ class SentenceReasoner:
         citations = [(titles.get(e.passage_id, e.passage_id), e.passage_id, e.position)
                      for e in retrieval.evidence]
         if self.llm is None:
-            return SentenceAnswer(question, None, "retrieval-only", retrieval, citations)
+            return SentenceAnswer(question, None, AnswerMode.RETRIEVAL_ONLY, retrieval, citations)
         text = generate_answer(self.llm, question, [
             f"[{titles.get(e.passage_id, e.passage_id)}] {e.text}" for e in retrieval.evidence
         ], retrieval)
-        return SentenceAnswer(question, text, "llm", retrieval, citations)
+        return SentenceAnswer(question, text, AnswerMode.LLM, retrieval, citations)
 
 
 _CONNECTORS = frozenset(["of", "the", "for", "de", "la", "le", "von", "van", "in", "on", "at", "to", "a", "an"])

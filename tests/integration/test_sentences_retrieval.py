@@ -67,6 +67,7 @@ def test_ask_sentences_cli_retrieval_only(loaded: Neo4jRunner, neo4j_server: Ser
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["answer"] is None and data["method"] == "retrieval-only"
+    assert data["mode"] == "retrieval_only"  # the one spelling, as in legal answers
     assert any(e["id"] == "sample-charles-babbage#s3" for e in data["evidence"])
     bad = CliRunner().invoke(cli, ["ask-sentences", "   "], env=env)
     assert bad.exit_code == 1 and "question is empty" in bad.output

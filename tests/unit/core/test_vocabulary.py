@@ -3,12 +3,14 @@ and fold a text with the same functions, so a question's document filter matches
 
 from __future__ import annotations
 
+import json
 from datetime import date
 
 import pytest
 
 from hopgraph import vocabulary
-from hopgraph.agents.legal import Interpreter, _parsing
+from hopgraph.agents.legal import Interpreter, _parsing, _types
+from hopgraph.agents.sentences import SentenceAnswer
 from hopgraph.loaders.legal import _ids
 from hopgraph.loaders.legal import normalise_doc_number as loader_normalise
 from hopgraph.retrieval import _legal_query
@@ -47,3 +49,11 @@ def test_a_question_scoped_to_a_ttg_decision_gets_the_loaded_id_as_filter() -> N
     assert reading.filters.doc_ids == ("1234/QĐ-TTg",)  # was 1234/QĐ-TTG: matched nothing
     assert [r.number for r in reading.doc_refs] == ["1234/QĐ-TTg"]
     assert prepare_question(question).doc_numbers == ("1234/QĐ-TTg",)
+
+
+def test_one_spelling_for_answer_status_and_mode() -> None:
+    assert _types.Status is vocabulary.AnswerStatus and _types.Mode is vocabulary.AnswerMode
+    assert vocabulary.AnswerStatus.RETRIEVAL_ONLY == vocabulary.AnswerMode.RETRIEVAL_ONLY
+    assert vocabulary.AnswerMode.RETRIEVAL_ONLY == "retrieval_only"  # the wire value
+    assert SentenceAnswer.__dataclass_fields__["mode"].type in ("AnswerMode", vocabulary.AnswerMode)
+    assert json.dumps({"status": vocabulary.AnswerStatus.ABSTAINED}) == '{"status": "abstained"}'

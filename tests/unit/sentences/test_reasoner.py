@@ -93,7 +93,8 @@ def test_unusable_llm_refinement_falls_back_to_rule() -> None:
 def test_retrieval_only_without_llm_and_empty_question() -> None:
     reasoner = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder())
     answer = reasoner.answer("Where was the director of Film A born?")
-    assert answer.answer is None and answer.method == "retrieval-only"
+    assert answer.answer is None and answer.method == "retrieval-only"  # the older spelling
+    assert answer.mode == "retrieval_only"  # hopgraph.vocabulary.AnswerMode, as legal answers
     assert answer.retrieval.context_tokens > 0
     with pytest.raises(RetrievalError):
         reasoner.answer("  ")
