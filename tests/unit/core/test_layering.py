@@ -1,0 +1,311 @@
+"""Layers between the package's areas (issue 17), read from the source with ``ast`` (no import).
+
+An *area* is ``hopgraph.<area>``: the top-level folders (agents, loaders, retrieval, cypher,
+graph_models, docker), the two sub-packages of the core folder that are layers of their own
+(``db`` near the bottom, ``cli`` on top), ``front``: the modules of the core folder that
+assemble the areas (the package ``__init__``, the front door ``_front``, ``_mcp``), and ``core``:
+the other modules directly in the core folder (errors, settings, questions, vocabulary), the
+bottom layer.
+
+Two rules, each with an allow-list of what exists today, so that the tests pass now and fail on
+anything new (remove an entry when its import goes; the lists only shrink):
+
+1. No area imports another area's private module (a name with a ``_`` component below the
+   area: ``hopgraph.db._runtime``, ``hopgraph.agents.legal._parsing``, ``hopgraph._front``).
+   Use what the area exports, or move the shared thing down (as ``hopgraph.vocabulary``).
+2. Areas import only downwards in :data:`LAYERS`, so there is no import cycle between areas.
+   Every import counts, also one inside a function or under ``TYPE_CHECKING``: a lazy import
+   hides a cycle from the interpreter, not from the design. Today's upward imports make one
+   cycle (agents, cli, front, loaders, retrieval); ``python tests/unit/core/test_layering.py``
+   prints the imports, the area graph and its cycles.
+"""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+SUB_AREAS = {"db", "cli"}  # sub-packages of the core folder that are layers of their own
+# Modules of the core folder that assemble the areas: the area ``front``, above the agents and
+# below the CLI (the package's ``__init__`` exports the front door). The rest of the core folder
+# (errors, settings, questions, vocabulary) is ``core``, the bottom layer.
+FRONT_MODULES = {"hopgraph", "hopgraph._front", "hopgraph._mcp"}
+
+# Imports of another area's private module that exist today: (importing module, imported module).
+# Each is a debt of issue 17 item 2 (ports in the core package, click commands in the CLI
+# package); new code must not add to it.
+PRIVATE_IMPORTS_ALLOWED: set[tuple[str, str]] = {
+    # front: the front door assembles the areas from their private modules: each area should export what it needs
+    ("hopgraph._front", "hopgraph.agents._embedders"),
+    ("hopgraph._front", "hopgraph.agents._llm"),
+    ("hopgraph._front", "hopgraph.agents.biomed._build"),
+    ("hopgraph._front", "hopgraph.agents.biomed._linking"),
+    ("hopgraph._front", "hopgraph.agents.biomed._planning"),
+    ("hopgraph._front", "hopgraph.agents.biomed._reasoner"),
+    ("hopgraph._front", "hopgraph.agents.biomed._reviewer"),
+    ("hopgraph._front", "hopgraph.agents.legal._conductor"),
+    ("hopgraph._front", "hopgraph.agents.legal._types"),
+    ("hopgraph._front", "hopgraph.agents.sentences._reasoner"),
+    ("hopgraph._front", "hopgraph.db._runner"),
+    ("hopgraph._front", "hopgraph.db._schema_install"),
+    ("hopgraph._front", "hopgraph.db._servers"),
+    ("hopgraph._front", "hopgraph.loaders.legal._loader"),
+    ("hopgraph._front", "hopgraph.retrieval._biomed"),
+    ("hopgraph._front", "hopgraph.retrieval._legal"),
+    ("hopgraph._front", "hopgraph.retrieval._legal_consolidate"),
+    ("hopgraph._front", "hopgraph.retrieval._legal_types"),
+    # cli: CLI commands reach into areas and the db runtime (issue 18's operator commands included)
+    ("hopgraph.cli._context", "hopgraph._front"),
+    ("hopgraph.cli._context", "hopgraph.db._servers"),
+    ("hopgraph.cli._db", "hopgraph.db._schema_install"),
+    ("hopgraph.cli._db", "hopgraph.db._servers"),
+    ("hopgraph.cli._demo", "hopgraph._front"),
+    ("hopgraph.cli._demo", "hopgraph.agents._llm"),
+    ("hopgraph.cli._demo", "hopgraph.agents.biomed._build"),
+    ("hopgraph.cli._demo", "hopgraph.agents.biomed._linking"),
+    ("hopgraph.cli._demo", "hopgraph.agents.biomed._reasoner"),
+    ("hopgraph.cli._demo", "hopgraph.agents.biomed._reviewer"),
+    ("hopgraph.cli._demo", "hopgraph.agents.legal._conductor"),
+    ("hopgraph.cli._demo", "hopgraph.agents.sentences._reasoner"),
+    ("hopgraph.cli._demo", "hopgraph.db._schema_install"),
+    ("hopgraph.cli._demo", "hopgraph.db._servers"),
+    ("hopgraph.cli._demo", "hopgraph.loaders.biomed._writer"),
+    ("hopgraph.cli._demo", "hopgraph.loaders.sentences._entities"),
+    ("hopgraph.cli._demo", "hopgraph.loaders.sentences._inputs"),
+    ("hopgraph.cli._demo", "hopgraph.loaders.sentences._pipeline"),
+    ("hopgraph.cli._maintenance", "hopgraph.loaders.biomed._readers"),
+    ("hopgraph.cli._maintenance", "hopgraph.loaders.biomed._writer"),
+    ("hopgraph.cli._maintenance", "hopgraph.loaders.legal._loader"),
+    ("hopgraph.cli._maintenance", "hopgraph.loaders.sentences._pipeline"),
+    ("hopgraph.cli._mcp", "hopgraph._front"),
+    ("hopgraph.cli._mcp", "hopgraph._mcp"),
+    # agents: agents read retrieval's, loaders' and graph_models' internals; the area _cli modules sit on the CLI
+    ("hopgraph.agents.biomed._cli", "hopgraph.cli._context"),
+    ("hopgraph.agents.biomed._joins", "hopgraph.graph_models._vocab"),
+    ("hopgraph.agents.biomed._joins", "hopgraph.retrieval._biomed"),
+    ("hopgraph.agents.biomed._planning", "hopgraph.retrieval._biomed"),
+    ("hopgraph.agents.biomed._prompts", "hopgraph.retrieval._biomed"),
+    ("hopgraph.agents.biomed._reasoner", "hopgraph.retrieval._biomed"),
+    ("hopgraph.agents.biomed._reviewer", "hopgraph.retrieval._biomed"),
+    ("hopgraph.agents.legal._cli", "hopgraph._front"),
+    ("hopgraph.agents.legal._cli", "hopgraph.cli._context"),
+    ("hopgraph.agents.legal._conductor", "hopgraph.retrieval._legal_query"),
+    ("hopgraph.agents.legal._qa_articles", "hopgraph.loaders.legal._citations"),
+    ("hopgraph.agents.legal._qa_articles", "hopgraph.loaders.legal._model"),
+    ("hopgraph.agents.sentences._cli", "hopgraph.cli._context"),
+    ("hopgraph.agents.sentences._cli", "hopgraph.loaders.sentences._inputs"),
+    ("hopgraph.agents.sentences._eval", "hopgraph.retrieval._sentence"),
+    ("hopgraph.agents.sentences._reasoner", "hopgraph.retrieval._sentence"),
+    # loaders: loaders use the Embedder port and adapters of agents (ports belong in the core package), the db runtime and the CLI context
+    ("hopgraph.loaders.biomed._bulk", "hopgraph.agents._embedders"),
+    ("hopgraph.loaders.biomed._bulk", "hopgraph.db._runtime"),
+    ("hopgraph.loaders.biomed._bulk", "hopgraph.db._schema_install"),
+    ("hopgraph.loaders.biomed._cli", "hopgraph._front"),
+    ("hopgraph.loaders.biomed._cli", "hopgraph.agents._embedders"),
+    ("hopgraph.loaders.biomed._cli", "hopgraph.cli._context"),
+    ("hopgraph.loaders.biomed._cli", "hopgraph.db._servers"),
+    ("hopgraph.loaders.biomed._embed", "hopgraph.agents._embedders"),
+    ("hopgraph.loaders.biomed._embed", "hopgraph.retrieval._biomed"),
+    ("hopgraph.loaders.biomed._writer", "hopgraph.agents._embedders"),
+    ("hopgraph.loaders.legal._cli", "hopgraph._front"),
+    ("hopgraph.loaders.legal._cli", "hopgraph.cli._context"),
+    ("hopgraph.loaders.sentences._cli", "hopgraph.agents._llm"),
+    ("hopgraph.loaders.sentences._cli", "hopgraph.cli._context"),
+    # retrieval: retrieval uses the Embedder port of agents and the biomed vocabulary; its _cli sits on the CLI
+    ("hopgraph.retrieval._biomed", "hopgraph.agents._embedders"),
+    ("hopgraph.retrieval._biomed", "hopgraph.graph_models._vocab"),
+    ("hopgraph.retrieval._cli", "hopgraph._front"),
+    ("hopgraph.retrieval._cli", "hopgraph.cli._context"),
+}
+
+# The intended layers, bottom first (issue 17 item 2): an area imports only areas below it.
+LAYERS = ("core", "docker", "cypher", "graph_models", "db", "loaders", "retrieval", "agents", "front", "cli")
+
+# Area imports that point upwards today (importing area, imported area); together they make one
+# cycle through agents, cli, front, loaders and retrieval. Issue 17 item 2 (ports such as
+# Embedder and ChatModel in the core package, the click commands of each area moved into the CLI
+# package) removes them; no new one may be added.
+UPWARD_EDGES_ALLOWED: set[tuple[str, str]] = {
+    # agents: the area _cli modules import hopgraph.cli._context and the front door
+    ("agents", "cli"), ("agents", "front"),
+    # loaders: the Embedder port and adapters live in agents; biomed embeds with retrieval's
+    # helpers; the area _cli modules sit on the CLI and the front door
+    ("loaders", "agents"), ("loaders", "retrieval"), ("loaders", "cli"), ("loaders", "front"),
+    # retrieval: the Embedder port lives in agents; retrieval/_cli sits on the CLI and front door
+    ("retrieval", "agents"), ("retrieval", "cli"), ("retrieval", "front"),
+}
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the package by dotted name, from pyproject's package-dir mapping."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    out: dict[str, Path] = {}
+    for package, folder in config["tool"]["setuptools"]["package-dir"].items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join([package, *parts])] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _areas() -> set[str]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    folders = config["tool"]["setuptools"]["package-dir"]
+    return {name.split(".")[1] for name in folders if name != "hopgraph"} | SUB_AREAS
+
+
+AREAS = _areas()
+
+
+def area_of(module: str) -> str:
+    """``hopgraph.<area>…`` -> area; :data:`FRONT_MODULES` -> ``front``; the other modules
+    directly in the core folder -> ``core``."""
+    if module in FRONT_MODULES:
+        return "front"
+    parts = module.split(".")
+    return parts[1] if len(parts) >= 2 and parts[1] in AREAS else "core"
+
+
+def is_private(module: str) -> bool:
+    """A ``_`` component below the area (``hopgraph._front`` is private to front)."""
+    parts = module.split(".")
+    below = parts[1:] if area_of(module) in {"core", "front"} else parts[2:]
+    return any(p.startswith("_") and not p.startswith("__") for p in below)
+
+
+def _imports(module: str, path: Path) -> Iterator[tuple[str, int]]:
+    """The hopgraph modules ``module`` imports (with the line), wherever the import stands."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "hopgraph":
+                    yield _known(alias.name), node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "hopgraph":
+                continue
+            for alias in node.names:  # ``from hopgraph.agents.legal import _parsing``
+                sub = f"{target}.{alias.name}"
+                yield (sub if sub in MODULES else _known(target)), node.lineno
+
+
+def _known(name: str) -> str:
+    """The longest prefix of ``name`` that is a module of the package."""
+    parts = name.split(".")
+    while parts and ".".join(parts) not in MODULES:
+        parts.pop()
+    return ".".join(parts) or name
+
+
+def _import_table() -> list[tuple[str, str, int]]:
+    return [(module, imported, line) for module, path in MODULES.items()
+            for imported, line in _imports(module, path)]
+
+
+def private_imports() -> dict[tuple[str, str], list[str]]:
+    """(importing area, private module of another area) -> where (``module:line``)."""
+    out: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for module, imported, line in _import_table():
+        if area_of(module) != area_of(imported) and is_private(imported):
+            out[(area_of(module), imported)].append(f"{module}:{line}")
+    return dict(out)
+
+
+def area_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, imported, _ in _import_table():
+        if area_of(module) != area_of(imported):
+            graph[area_of(module)].add(area_of(imported))
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one area (Tarjan), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component: list[str] = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(set(graph) | {w for ws in graph.values() for w in ws}):
+        if v not in index:
+            visit(v)
+    return sorted(out)
+
+
+def test_the_table_reads_every_module() -> None:
+    assert "hopgraph.vocabulary" in MODULES and "hopgraph.agents.legal._parsing" in MODULES
+    assert area_of("hopgraph.agents.legal._parsing") == "agents"
+    assert area_of("hopgraph.db._runtime") == "db" and area_of("hopgraph._front") == "front"
+    assert area_of("hopgraph.vocabulary") == "core"
+    assert is_private("hopgraph.agents.legal._parsing") and is_private("hopgraph._front")
+    assert not is_private("hopgraph.retrieval") and not is_private("hopgraph.vocabulary")
+
+
+def test_no_new_import_of_another_areas_private_module() -> None:
+    found: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for module, imported, line in _import_table():
+        if area_of(module) != area_of(imported) and is_private(imported) and (
+                module, imported) not in PRIVATE_IMPORTS_ALLOWED:
+            found[(module, imported)].append(str(line))
+    assert not found, "private module of another area imported (use its public API): " + "; ".join(
+        f"{module} imports {imported} (line {', '.join(lines)})"
+        for (module, imported), lines in sorted(found.items()))
+
+
+def test_areas_import_only_downwards() -> None:
+    assert set(LAYERS) == AREAS | {"core", "front"}
+    upward = {(a, b) for a, bs in area_graph().items() for b in bs
+              if LAYERS.index(b) > LAYERS.index(a)} - UPWARD_EDGES_ALLOWED
+    assert not upward, f"new upward imports between areas (importing, imported): {sorted(upward)}"
+
+
+def test_no_new_import_cycle_between_areas() -> None:
+    graph = area_graph()
+    assert cycles(graph) == [["agents", "cli", "front", "loaders", "retrieval"]]  # today's one
+    without_allowed = {a: {b for b in bs if (a, b) not in UPWARD_EDGES_ALLOWED}
+                       for a, bs in graph.items()}
+    assert cycles(without_allowed) == [], f"import cycle between areas: {cycles(without_allowed)}"
+
+
+if __name__ == "__main__":  # the report the allow-lists were written from
+    for module, imported, line in _import_table():
+        if area_of(module) != area_of(imported) and is_private(imported):
+            print(f"{module}:{line} imports {imported}")
+    print({a: sorted(bs) for a, bs in sorted(area_graph().items())})
+    print("cycles:", cycles(area_graph()))
