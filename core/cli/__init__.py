@@ -10,24 +10,13 @@ import sys
 
 import click
 
-from hopgraph.agents._cli import llm
-from hopgraph.agents.biomed._cli import ask_bio, bio
-from hopgraph.agents.legal._cli import ask, qa
-from hopgraph.agents.sentences._cli import ask_sentences, eval_sentences
-from hopgraph.cli._context import guard_questions
-from hopgraph.cli._db import db
-from hopgraph.cli._demo import demo
 from hopgraph.cli._groups import eval_, load
-from hopgraph.cli._mcp import mcp
+from hopgraph.cli._lazy import ON_IMPORT, LazyGroup
 from hopgraph.errors import HopgraphError
-from hopgraph.loaders.biomed._cli import primekg
-from hopgraph.loaders.legal._cli import legal_load
-from hopgraph.loaders.sentences._cli import sentences as sentences_load
-from hopgraph.retrieval._cli import consolidate, eval_retrieval, retrieve
 from hopgraph.settings import Neo4jSettings, Settings
 
 
-class _Root(click.Group):
+class _Root(LazyGroup):
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
@@ -56,27 +45,38 @@ def cli(ctx: click.Context, uri: str | None, user: str | None, password: str | N
     ))
 
 
-cli.add_command(db)
-cli.add_command(demo)
-cli.add_command(mcp)
+# Commands are imported when they run (hopgraph.cli._lazy): register each with its module path
+# and the first sentence of its docstring (tests/unit/core/test_cli_lazy.py checks both).
+cli.add_lazy("db", "hopgraph.cli._db:db", "Start, stop, inspect and initialise the Neo4j server.")
+cli.add_lazy("demo", "hopgraph.cli._demo:demo", "Start Neo4j, load the bundled samples, answer sample questions, show the Browser.")
+cli.add_lazy("mcp", "hopgraph.cli._mcp:mcp", "Serve read-only tools over the loaded graph to any MCP client: legal retrieve / trace / consolidate, biomedical region, sentence retrieve, graph status.")
 cli.add_command(load)
 cli.add_command(eval_)
-# Area commands register below, one line each (e.g. load.add_command(legal_load)).
-cli.add_command(retrieve)
-cli.add_command(consolidate)
-eval_.add_command(eval_retrieval)
-cli.add_command(llm)
-cli.add_command(ask)
-eval_.add_command(qa)
-load.add_command(primekg)
-cli.add_command(ask_bio)
-eval_.add_command(bio)
-load.add_command(legal_load)
-load.add_command(sentences_load)
-cli.add_command(ask_sentences)
-eval_.add_command(eval_sentences)
+# Area commands register below, one line each (e.g. load.add_lazy("legal", "module:attr", "help")).
+cli.add_lazy("retrieve", "hopgraph.retrieval._cli:retrieve", "Retrieve the legally valid context for QUESTION (seeds, successors, references).")
+cli.add_lazy("consolidate", "hopgraph.retrieval._cli:consolidate", "Print document DOC_ID as in force at a date (văn bản hợp nhất), each changed unit marked with the instruction and date that changed it; or, with --diff, what changed between two dates.")
+eval_.add_lazy("retrieval", "hopgraph.retrieval._cli:eval_retrieval", "Evaluate legal retrieval on QUESTIONS ([{id, question, gold, choices?, as_of?}]) against baselines.")
+cli.add_lazy("llm", "hopgraph.agents._cli:llm", "Local LLM server (llama.cpp via xllamacpp, OpenAI-compatible).")
+cli.add_lazy("ask", "hopgraph.agents.legal._cli:ask", "Answer a question about the loaded regulations, with citations.")
+eval_.add_lazy("qa", "hopgraph.agents.legal._cli:qa", "Evaluate legal QA on the loaded graph: F1, citations, abstention, ablations.")
+load.add_lazy("primekg", "hopgraph.loaders.biomed._cli:primekg", "Load PrimeKG triplets from PATH (kg.csv or head<TAB>RELATION<TAB>tail).")
+cli.add_lazy("ask-bio", "hopgraph.agents.biomed._cli:ask_bio", "Answer a biomedical QUESTION by region-first reasoning over the loaded PrimeKG graph.")
+eval_.add_lazy("bio", "hopgraph.agents.biomed._cli:bio", "Evaluate ReGraM, its ablations and the unweighted vector baseline on medical MCQs.")
+load.add_lazy("legal", "hopgraph.loaders.legal._cli:legal_load", "Load Vietnamese legal documents (text, ALQAC/crawl/article JSON, Pháp điển Markdown).")
+load.add_lazy("sentences", "hopgraph.loaders.sentences._cli:sentences", "Load PATH (HotpotQA corpus JSON, or JSONL of {id, title, text}; 'sample' = the bundled sample corpus) into the sentence graph.")
+cli.add_lazy("ask-sentences", "hopgraph.agents.sentences._cli:ask_sentences", "Answer QUESTION from the sentence graph (retrieval-only without an LLM).")
 # Every question entry point runs the one shared check before it connects or loads a model.
-guard_questions(retrieve, ask, ask_bio, ask_sentences)
+QUESTION_COMMANDS = frozenset({"retrieve", "ask", "ask-bio", "ask-sentences"})
+
+
+def _guard_questions(command: click.Command) -> None:
+    if command.name in QUESTION_COMMANDS:
+        from hopgraph.cli._context import guard_questions
+
+        guard_questions(command)
+
+
+ON_IMPORT.append(_guard_questions)
 
 
 def main() -> None:

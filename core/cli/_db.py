@@ -73,7 +73,7 @@ def init(ctx: click.Context) -> None:
 @click.pass_context
 def clear(ctx: click.Context, yes: bool) -> None:
     """Delete every node and relationship of the database (constraints and indexes stay)."""
-    from hopgraph.maintenance import clear_graph, graph_size
+    from hopgraph.cli._maintenance import clear_graph, graph_size
 
     settings = settings_of(ctx)
     with open_runner(settings) as (runner, conn):
@@ -91,7 +91,7 @@ def clear(ctx: click.Context, yes: bool) -> None:
 @click.pass_context
 def remove_document(ctx: click.Context, doc_id: str) -> None:
     """Remove one loaded legal document whole (as if it had never been loaded)."""
-    from hopgraph.maintenance import remove_legal_document
+    from hopgraph.cli._maintenance import remove_legal_document
 
     with open_runner(settings_of(ctx)) as (runner, _):
         done = remove_legal_document(runner, doc_id)
@@ -106,7 +106,7 @@ def remove_samples(ctx: click.Context) -> None:
     """Remove the shipped samples: the fictional legal documents (ids ending in -MAU), the
     sample sentence corpus (passages 'sample-…') and the sample triplets between entities read
     by name (PrimeKG entities are never touched)."""
-    from hopgraph.maintenance import remove_samples as remove
+    from hopgraph.cli._maintenance import remove_samples as remove
 
     with open_runner(settings_of(ctx)) as (runner, _):
         click.echo(remove(runner).summary())

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import click
 
+from hopgraph.cli._lazy import LazyGroup
 
-@click.group()
+
+@click.group(cls=LazyGroup)
 def load() -> None:
     """Load data into the graph (legal documents, PrimeKG triplets, sentence graphs)."""
 
 
-@click.group(name="eval")
+@click.group(name="eval", cls=LazyGroup)
 def eval_() -> None:
     """Evaluate retrieval and answering on benchmark question sets."""

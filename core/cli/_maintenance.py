@@ -1,6 +1,6 @@
 """Operator work on a loaded graph: empty it, take out one legal document, take out the samples.
 
-``hopgraph db clear | remove-document | remove-samples`` are built on these functions.
+``hopgraph db clear | remove-document | remove-samples`` run these functions.
 
 - :func:`clear_graph` deletes every node and relationship in batches (the schema stays).
 - :func:`remove_legal_document` takes a loaded legal Document out with ``legal/clear_document``
