@@ -72,6 +72,10 @@ def test_an_unknown_document_is_one_line(runner: Neo4jRunner, neo4j_server: Serv
 def test_remove_samples_takes_out_every_shipped_sample(
         runner: Neo4jRunner, neo4j_server: Server, tmp_path: Path) -> None:
     from hopgraph.loaders.biomed._writer import SAMPLE_TRIPLETS, load_primekg
+    from hopgraph.loaders.sentences._inputs import RawPassage, read_corpus, sample_corpus_path
+    from hopgraph.loaders.sentences._pipeline import load_passages
+    from tests.retrieval_fixtures import HashEmbedder
+    from tests.unit.sentences.fakes import FakeTagger
 
     assert _cli(neo4j_server, "load", "legal", "--no-embed", str(SAMPLES_DIR)).exit_code == 0
     # a real document beside them: not a sample, it stays
@@ -82,21 +86,30 @@ def test_remove_samples_takes_out_every_shipped_sample(
     real_ids = _doc_ids(runner) - {d for d in _doc_ids(runner) if d.endswith("-MAU")}
     assert real_ids
     load_primekg(runner, SAMPLE_TRIPLETS)
-    runner.driver.execute_query(  # a sentence passage of the sample corpus, as the loader keys it
-        "CREATE (:SentenceNode:Passage {id: 'sample-x'})<-[:FROM_PASSAGE]-"
-        "(:SentenceNode:Topic {id: 'sample-x#topic'})-[:MENTIONS]->"
-        "(:SentenceNode:TopicEntity {id: 'entity:x'}), "
-        "(:SentenceNode:Sentence {id: 'sample-x#0', passage_id: 'sample-x'})", database_="neo4j")
+    # the shipped sentence corpus through the sentence loader, beside a passage of one's own
+    skipped: list[str] = []
+    passages = [*read_corpus(sample_corpus_path(), skipped),
+                RawPassage("mine-1", "Charles Babbage", "Charles Babbage designed the "
+                           "Analytical Engine. Ada Lovelace wrote about it.")]
+    sentences = load_passages(runner, passages, embedder=HashEmbedder(), tagger=FakeTagger())
+    assert sentences.passages == len(passages) and not skipped
 
     result = _cli(neo4j_server, "db", "remove-samples")
     assert result.exit_code == 0, result.output
     assert result.output.startswith("removed the shipped samples: 11 fictional legal documents")
-    assert "1 sample passages (4 sentence-graph nodes)" in result.output
+    assert f"{len(passages) - 1} sample passages" in result.output
     assert _doc_ids(runner) == real_ids
     left = runner.driver.execute_query(
-        "MATCH (n) WHERE n:BioEntity OR n:SentenceNode OR (n:LegalNode AND n.doc_id ENDS WITH '-MAU') "
-        "RETURN count(n) AS n", database_="neo4j").records[0]["n"]
+        "MATCH (n) WHERE n:BioEntity OR (n:LegalNode AND n.doc_id ENDS WITH '-MAU') "
+        "OR (n:SentenceNode AND n.id STARTS WITH 'sample-') RETURN count(n) AS n",
+        database_="neo4j").records[0]["n"]
     assert left == 0
+    # one's own passage keeps its topic and its sentences
+    kept = runner.driver.execute_query(
+        "MATCH (t:Topic {id: 'mine-1#topic'})-[:FROM_PASSAGE]->(p:Passage {id: 'mine-1'}) "
+        "RETURN COUNT { (:Sentence {passage_id: 'mine-1'}) } AS sentences",
+        database_="neo4j").records
+    assert kept and kept[0]["sentences"] == 2
 
 
 def test_clear_asks_first(runner: Neo4jRunner, neo4j_server: Server) -> None:
