@@ -12,7 +12,9 @@ from hopgraph.agents._llm import (
     ChatModel,
     ChatResult,
     OpenAIChatModel,
+    SchemaReply,
     Usage,
+    ask_schema,
     parse_json_reply,
 )
 from hopgraph.agents._llm_server import LocalLLMServer, bundled_model_path
@@ -20,6 +22,6 @@ from hopgraph.agents._llm_server import LocalLLMServer, bundled_model_path
 __all__ = [
     "CachedEmbedder", "ChatModel", "ChatResult", "E5Embedder", "Embedder", "EndpointEmbedder",
     "LocalLLMServer",
-    "OpenAIChatModel", "SentenceTransformerEmbedder", "Usage", "build_embedder",
-    "bundled_model_path", "parse_json_reply",
+    "OpenAIChatModel", "SchemaReply", "SentenceTransformerEmbedder", "Usage", "ask_schema",
+    "build_embedder", "bundled_model_path", "parse_json_reply",
 ]

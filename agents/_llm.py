@@ -19,7 +19,9 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from pydantic import BaseModel, ValidationError
 
 from hopgraph.errors import LLMError
 from hopgraph.settings import LLMSettings
@@ -30,6 +32,7 @@ DEFAULT_SCHEMA_NAME = "reply"
 _SCHEMA_NAME_BAD = re.compile(r"[^a-zA-Z0-9_-]+")
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 @dataclass(frozen=True)
@@ -292,6 +295,38 @@ def parse_json_reply(text: str) -> Any:
             except json.JSONDecodeError:
                 pass
     raise LLMError(f"LLM reply is not JSON: {text[:120]!r}")
+
+
+@dataclass(frozen=True)
+class SchemaReply(Generic[ModelT]):
+    """One call of :func:`ask_schema`: the completion (its text and tokens) and the reply
+    validated against the schema, or None with the reason when the reply was unusable."""
+
+    result: ChatResult
+    value: ModelT | None
+    problem: str = ""
+
+
+def ask_schema(
+    chat: ChatModel, messages: Sequence[Message], schema: type[ModelT], *, max_tokens: int,
+    temperature: float = 0.0,
+) -> SchemaReply[ModelT]:
+    """Ask ``chat`` for a JSON reply following the pydantic model ``schema`` and parse it.
+
+    The call carries the model's JSON Schema (``json_mode`` on); the reply is read with
+    :func:`parse_json_reply` and validated by the model. A reply that does not parse or does not
+    validate is no exception: ``value`` is None and ``problem`` says why, while ``result``
+    still counts the call's tokens.
+
+    Raises:
+        LLMError: the call itself failed (endpoint down, refused, a body cut short).
+    """
+    result = chat.complete(messages, max_tokens=max_tokens, temperature=temperature,
+                           json_mode=True, schema=schema.model_json_schema())
+    try:
+        return SchemaReply(result, schema.model_validate(parse_json_reply(result.text)))
+    except (LLMError, ValidationError) as e:
+        return SchemaReply(result, None, str(e))
 
 
 def _balanced_blocks(text: str) -> list[str]:

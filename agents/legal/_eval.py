@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from hopgraph.agents._llm import ChatModel, parse_json_reply
+from hopgraph.agents._llm import ChatModel, ask_schema
 from hopgraph.agents.legal._conductor import LegalQA
 from hopgraph.agents.legal._parsing import tokens
 from hopgraph.agents.legal._types import Answer, Mode, Status
@@ -99,11 +99,10 @@ def judge(chat: ChatModel, question: QAQuestion, answer: Answer) -> int | None:
          f"{question.answer}\nAnswer: {answer.text[:1500]}"},
     ]
     try:
-        result = chat.complete(messages, max_tokens=16, json_mode=True,
-                               schema=_Judge.model_json_schema())
-        return _Judge.model_validate(parse_json_reply(result.text)).score
-    except (LLMError, ValidationError):
+        reply = ask_schema(chat, messages, _Judge, max_tokens=16)
+    except LLMError:
         return None
+    return reply.value.score if reply.value is not None else None
 
 
 JUDGE_MIN_ORDERED = 0.8

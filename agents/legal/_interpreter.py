@@ -14,10 +14,10 @@ import time
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 from pydantic.json_schema import JsonDict
 
-from hopgraph.agents._llm import ChatModel, Usage, parse_json_reply
+from hopgraph.agents._llm import ChatModel, Usage, ask_schema
 from hopgraph.agents.legal._parsing import (
     DOC_NUMBER_RE,
     fold,
@@ -158,17 +158,15 @@ class Interpreter:
         ]
         for attempt in range(LLM_ATTEMPTS):
             try:
-                result = self.chat.complete(messages, max_tokens=160, json_mode=True,
-                                            schema=_RouteReply.model_json_schema())
+                reply = ask_schema(self.chat, messages, _RouteReply, max_tokens=160)
             except LLMError as e:
                 usage.add_failure()
                 notes.append(f"LLM routing failed ({e}); rules kept")
                 return None
-            usage.add(result)
-            try:
-                return _RouteReply.model_validate(parse_json_reply(result.text))
-            except (LLMError, ValidationError):
-                notes.append(f"LLM routing reply {attempt + 1} unusable")
+            usage.add(reply.result)
+            if reply.value is not None:
+                return reply.value
+            notes.append(f"LLM routing reply {attempt + 1} unusable")
         notes.append("LLM routing gave no valid JSON; rules kept")
         return None
 

@@ -14,9 +14,9 @@ import re
 import time
 from datetime import date
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from hopgraph.agents._llm import ChatModel, Usage, parse_json_reply
+from hopgraph.agents._llm import ChatModel, Usage, ask_schema
 from hopgraph.agents.legal._parsing import content_tokens, tokens
 from hopgraph.agents.legal._pathfinder import Pathfinder
 from hopgraph.agents.legal._types import AgentStep, EvidenceSet, Interpretation
@@ -142,16 +142,12 @@ class ReflectiveLoop:
             {"role": "user", "content": f"Question: {question}\n<text>\n{item.text[:700]}\n</text>"},
         ]
         try:
-            result = self.chat.complete(messages, max_tokens=16, json_mode=True,
-                                        schema=_Grade.model_json_schema())
+            reply = ask_schema(self.chat, messages, _Grade, max_tokens=16)
         except LLMError:
             usage.add_failure()
             return None
-        usage.add(result)
-        try:
-            return _Grade.model_validate(parse_json_reply(result.text)).relevant
-        except (LLMError, ValidationError):
-            return None
+        usage.add(reply.result)
+        return reply.value.relevant if reply.value is not None else None
 
     def rewrite(
         self, question: str, previous: str, attempt: int, *, use_llm: bool
@@ -183,16 +179,14 @@ class ReflectiveLoop:
             {"role": "user", "content": f"Question: {question}"},
         ]
         try:
-            result = self.chat.complete(messages, max_tokens=64, json_mode=True,
-                                        schema=_Rewrite.model_json_schema())
+            reply = ask_schema(self.chat, messages, _Rewrite, max_tokens=64)
         except LLMError:
             usage.add_failure()
             return None
-        usage.add(result)
-        try:
-            query = _Rewrite.model_validate(parse_json_reply(result.text)).query.strip()
-        except (LLMError, ValidationError):
+        usage.add(reply.result)
+        if reply.value is None:
             return None
+        query = reply.value.query.strip()
         return query if 3 <= len(query) <= 300 else None
 
 

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from hopgraph.agents import ChatModel, Embedder, parse_json_reply
+from hopgraph.agents import ChatModel, Embedder, ask_schema
 from hopgraph.db import QueryRunner
 from hopgraph.errors import LLMError, RetrievalError
 from hopgraph.retrieval._sentence import (
@@ -210,20 +210,20 @@ class SentenceReasoner:
             numbered = "\n".join(f"{i}. {a.text}" for i, a in enumerate(anchors))
             result.llm_calls += 1
             try:
-                reply = self.llm.complete(
+                reply = ask_schema(
+                    self.llm,
                     [{"role": "system", "content": REFINE_SYSTEM},
                      {"role": "user", "content": REFINE_USER.format(question=question, numbered=numbered)}],
-                    max_tokens=128, temperature=0.0, json_mode=True,
-                    schema=_RefineReply.model_json_schema(),
+                    _RefineReply, max_tokens=128, temperature=0.0,
                 )
-                result.prompt_tokens += reply.prompt_tokens
-                result.completion_tokens += reply.completion_tokens
-                parsed = _RefineReply.model_validate(parse_json_reply(reply.text))
-                picked = sorted({i for i in parsed.relevant if 0 <= i < len(anchors)})
-                if picked:
+                result.prompt_tokens += reply.result.prompt_tokens
+                result.completion_tokens += reply.result.completion_tokens
+                parsed = reply.value
+                picked = sorted({i for i in parsed.relevant if 0 <= i < len(anchors)}) if parsed else []
+                if parsed is not None and picked:
                     result.refinement = "llm"
                     return [anchors[i] for i in picked], parsed.sufficient
-            except (LLMError, ValidationError):
+            except LLMError:
                 pass  # unusable reply: the deterministic rule below decides
         result.refinement = "heuristic"
         best = anchors[0].score
