@@ -30,9 +30,10 @@ from pathlib import Path
 
 from hopgraph.agents.legal._parsing import content_tokens, fold
 from hopgraph.errors import ConfigError
-from hopgraph.loaders.legal import find_citations, normalise_doc_number
+from hopgraph.loaders.legal import find_citations
 from hopgraph.loaders.legal._citations import name_key
 from hopgraph.loaders.legal._model import ParsedDocument
+from hopgraph.vocabulary import normalise_doc_number
 
 CODIFICATION_TYPE = "Pháp điển"
 CODIFICATION_PREFIX = "Pháp điển: "

@@ -15,10 +15,10 @@ from datetime import date
 from hopgraph.loaders.legal._ids import (
     DOC_NUMBER,
     OLD_DOC_NUMBER,
-    normalise_doc_number,
     point_index,
     roman_to_int,
 )
+from hopgraph.vocabulary import normalise_doc_number
 
 _N = r"\d{1,3}[a-zđ]?"
 _L = r"[a-zđ]\d?"

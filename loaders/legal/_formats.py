@@ -22,13 +22,13 @@ from hopgraph.loaders.legal._document import build_document
 from hopgraph.loaders.legal._ids import (
     DOC_NUMBER,
     OLD_DOC_NUMBER,
-    normalise_doc_number,
     number_key,
     roman_to_int,
     slugify,
 )
 from hopgraph.loaders.legal._model import DocumentMeta, ParsedDocument, Problem, Relation
 from hopgraph.loaders.legal._relations import extract_relations
+from hopgraph.vocabulary import normalise_doc_number
 
 Lines = list[tuple[int, str]]
 SKIP_NAMES = {"questions.json", "readme.md", "license", "license.md"}
