@@ -55,6 +55,13 @@ _PASSIVE = re.compile(
     r"|được\s+đánh\s+số(?:\s+lại)?\s+thành)",
     re.IGNORECASE,
 )
+# "Cụm từ “A” tại khoản 3 Điều 2 được thay thế bằng cụm từ “B”", "… được bỏ / bị bãi bỏ"
+_PASSIVE_PHRASE = re.compile(
+    r"^(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ(?:\s+ngữ)?\s*“[^”]*”\s*(?:,\s*“[^”]*”\s*)*"
+    r"(?P<where>(?:tại|ở|trong)\s+[^\n]{1,300}?)\s+(?:được|bị)\s+"
+    r"(?P<verb>thay\s+thế|thay|sửa\s+đổi|bỏ|bãi\s+bỏ)",
+    re.IGNORECASE,
+)
 _SPLIT = re.compile(
     r";\s*|,?\s+(?:và|đồng\s+thời)\s+(?=(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế)\b)",
     re.IGNORECASE,
@@ -161,6 +168,8 @@ class _Extractor:
         elif (unit.level == "Article" and unit.heading and len(lines) > 1
               and _ACTION_START.match(lines[1].strip())):
             first = lines[1].strip()  # "Điều 13. <heading>" then "Sửa đổi quy định tại …"
+        if _PASSIVE_PHRASE.match(first):
+            return first
         if not (_ACTION_START.match(first) or _PASSIVE.match(first)):
             # "c) Khoản 5 Điều 2 … của Luật X;" under "Thay thế cụm từ “A” bằng cụm từ “B” tại
             # các luật sau đây:": a place of the phrase edit above it
@@ -228,6 +237,15 @@ class _Extractor:
             if not unit.quotes:
                 return False
             self.unresolved(source, head, "amendment_target_document_unknown")
+            return True
+        phrase = _PASSIVE_PHRASE.match(head)
+        if phrase is not None:
+            method = ("phrase_removal" if "bỏ" in phrase.group("verb").lower()
+                      else "textual_substitution")
+            for path in self._targets(mask_quotes(phrase.group("where")), [],
+                                      target_doc=target_doc):
+                self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method, head[:500],
+                                  effective))
             return True
         passive = _PASSIVE.match(masked)
         segments: list[tuple[str | None, str]]

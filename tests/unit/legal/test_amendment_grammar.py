@@ -293,3 +293,14 @@ def test_places_listed_under_a_phrase_edit_of_several_laws(tmp_path: Path) -> No
     assert _edges(doc) == {("AMENDS", "D4.K1")}
     assert _edges(doc, "20/2012/QH13:") == {("AMENDS", "D2.K2")}
     assert {r.method for r in doc.relations if r.type == "AMENDS"} == {"textual_substitution"}
+
+
+def test_a_phrase_edit_written_in_the_passive(tmp_path: Path) -> None:
+    body = ("Điều 1. Sửa đổi Luật Thủy lợi mẫu số 10/2010/QH12\n"
+            "1. Cụm từ “hồ” tại khoản 3 Điều 2 được thay thế bằng cụm từ “hồ chứa”.\n"
+            "2. Cụm từ “tư nhân” tại khoản 2 Điều 4 và Điều 5 được bỏ.\n"
+            "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
+    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    methods = {r.target.split(":")[1]: r.method for r in doc.relations if r.type == "AMENDS"}
+    assert methods == {"D2.K3": "textual_substitution", "D4.K2": "phrase_removal",
+                       "D5": "phrase_removal"}
