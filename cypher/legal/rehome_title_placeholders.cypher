@@ -1,22 +1,25 @@
 // purpose: Re-home what amending texts wrote against a document they name by title only (doc_id '~<title slug>') onto the one loaded Document that carries that title (or that a codification names so): ids and doc_id rewritten, a placeholder merged into the real unit of the same id, citations relabelled. Runs first in derive, so load order never changes the graph; a title two loaded documents share is left alone.
 // mode: write
 // returns: count
-CALL () {
-  MATCH (d:Document) WHERE d.name_slugs IS NOT NULL
-  UNWIND d.name_slugs AS slug
-  RETURN slug, d
+// start from what waits for a title (nothing, usually): one pass over the nodes, not one per title
+MATCH (n:LegalNode) WHERE n.doc_id STARTS WITH '~'
+WITH substring(n.doc_id, 1) AS slug, collect(n) AS pending
+CALL (slug) {
+  MATCH (d:Document) WHERE slug IN d.name_slugs
+  RETURN d
   UNION
   // a name a codification gives beside the number of a loaded document
   MATCH (c:Document) WHERE c.cited_names IS NOT NULL
   UNWIND c.cited_names AS entry
   WITH split(entry, '|') AS parts
+  WHERE parts[1] = slug
   MATCH (d:Document {id: parts[2]})
-  RETURN parts[1] AS slug, d
+  RETURN d
 }
-WITH slug, collect(DISTINCT d) AS docs
+WITH slug, pending, collect(DISTINCT d) AS docs
 WHERE size(docs) = 1
-WITH docs[0] AS d, '~' + slug AS key
-MATCH (n:LegalNode {doc_id: key})
+WITH docs[0] AS d, '~' + slug AS key, pending
+UNWIND pending AS n
 WITH d, key, n, d.id + substring(n.id, size(key)) AS new_id
 OPTIONAL MATCH (real:LegalNode {id: new_id})
 CALL (n, real, new_id, d, key) {
