@@ -21,6 +21,7 @@ from typing import Any, Literal
 from hopgraph.db import QueryRunner
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval._legal_query import parse_as_of
+from hopgraph.retrieval._legal_types import _jsonable
 
 CONSOLIDATE_QUERY = "legal/consolidate_document"
 
@@ -505,13 +506,3 @@ def consolidate_text(text: str, parts: Sequence[PartChange]) -> tuple[str, bool]
 def _flat(text: str, limit: int = 300) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, date):
-        return value.isoformat()
-    return value
