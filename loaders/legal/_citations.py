@@ -17,6 +17,7 @@ from hopgraph.loaders.legal._ids import (
     OLD_DOC_NUMBER,
     point_index,
     roman_to_int,
+    slugify,
 )
 from hopgraph.vocabulary import normalise_doc_number
 
@@ -142,10 +143,11 @@ def doc_after(text: str, names: Mapping[str, str] | None) -> DocRef:
         return DocRef("number", number=number, name=name or None,
                       end=m.start("rest") + num.end())
     name = _clean_name(m.group("dtype") + scope)
-    found = lookup_name(name, names, name_year(scope))
+    year = name_year(scope)
+    found = lookup_name(name, names, year)
     if found:
         return DocRef("number", number=found, name=name, end=m.start("rest") + len(scope))
-    return DocRef("name", name=name, end=m.start("rest") + len(scope), year=name_year(scope))
+    return DocRef("name", name=name, end=m.start("rest") + len(scope), year=year)
 
 
 def _same_number_and_year(a: str, b: str) -> bool:
@@ -182,6 +184,7 @@ class NameIndex(Mapping[str, str]):
 
     def __init__(self, as_of: date | None = None) -> None:
         self._by_key: dict[str, dict[str, date | None]] = {}
+        self._local: dict[str, str] = {}  # a scoped view's own names, over the shared ones
         self.numbers: set[str] = set()
         self.as_of = as_of
 
@@ -198,19 +201,21 @@ class NameIndex(Mapping[str, str]):
             self.numbers.add(number)
 
     def scoped(self, as_of: date | None, local: Mapping[str, str] | None = None) -> NameIndex:
-        """A view for one citing document: its date, and the names its own text states."""
+        """A view for one citing document: its date, and the names its own text states (the
+        shared names are not copied: the view reads them through)."""
         out = NameIndex(as_of)
-        out._by_key = {k: dict(v) for k, v in self._by_key.items()}
+        out._by_key = self._by_key
         out.numbers = self.numbers
         for key, number in (local or {}).items():
             # a name the text states beside a number wins, unless that number is unknown and
             # the name is a known document's title (a mistyped number in the amending text)
-            if key not in out._by_key or number in self.numbers:
-                out._by_key[key] = {number: None}
+            if key not in self._by_key or number in self.numbers:
+                out._local[key] = number
         return out
 
     def resolve(self, key: str, year: int | None = None) -> str | None:
-        entry = self._by_key.get(key)
+        local = self._local.get(key)
+        entry = {local: None} if local is not None else self._by_key.get(key)
         if not entry:
             return None
         if len(entry) == 1:
@@ -234,10 +239,10 @@ class NameIndex(Mapping[str, str]):
         return number
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._by_key)
+        return iter(self._by_key.keys() | self._local.keys())
 
     def __len__(self) -> int:
-        return len(self._by_key)
+        return len(self._by_key.keys() | self._local.keys())
 
 
 def lookup_name(name: str, names: Mapping[str, str] | None, year: int | None = None) -> str | None:
@@ -262,16 +267,12 @@ def title_placeholder(name: str, year: int | None = None) -> str:
     """The id of a document known only by the title an amending text names it by
     (``Luật Bảo hiểm y tế`` -> ``~luat-bao-hiem-y-te``); the derive step re-homes everything
     written against it onto the loaded document that carries the title."""
-    from hopgraph.loaders.legal._ids import slugify
-
     slug = slugify(name_key(name))
     return f"{TITLE_PLACEHOLDER}{slug}-{year}" if year else f"{TITLE_PLACEHOLDER}{slug}"
 
 
 def title_slugs(title: str, issued: date | None) -> list[str]:
     """The placeholder keys (without ``~``) a document's title answers to."""
-    from hopgraph.loaders.legal._ids import slugify
-
     out: list[str] = []
     for alias in title_aliases(title):
         slug = slugify(name_key(alias))
