@@ -56,7 +56,7 @@ def primekg(ctx: click.Context, path: Path | None, alias_path: Path | None, batc
     neo = settings.neo4j
     settings = settings.replace(neo4j=dataclasses.replace(
         neo, query_timeout_s=max(neo.query_timeout_s, LOAD_TIMEOUT_S)))
-    with open_runner(settings) as (runner, _), tqdm(unit=" rows", desc="primekg") as bar, \
+    with open_runner(settings, ensure_schema=True) as (runner, _), tqdm(unit=" rows", desc="primekg") as bar, \
             tqdm(unit=" triplets", desc="embed", disable=embedder is None) as embed_bar:
         report = load_primekg(runner, source, alias_path=alias_path, batch_size=batch_size,
                               progress=bar.update, triplet_embedder=embedder,

@@ -44,7 +44,7 @@ def sentences(ctx: click.Context, path: str, no_llm: bool, llm_limit: int | None
     embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
     tagger = SpacyTagger.load()
     llm = None if no_llm else chat_model_from(settings.llm)
-    with open_runner(settings) as (runner, _), tqdm(total=len(passages), unit="passage",
+    with open_runner(settings, ensure_schema=True) as (runner, _), tqdm(total=len(passages), unit="passage",
                                                      disable=None) as bar:
         report = load_passages(runner, passages, embedder=embedder, tagger=tagger, llm=llm,
                                llm_limit=llm_limit, batch_passages=batch_passages, max_df=max_df,
