@@ -281,6 +281,12 @@ class _Parser:
             if not self.fragment and key[0] != 1:
                 return False
         elif key <= number_key(prev.number):
+            if key == number_key(prev.number):
+                # a second "2." is most likely a numbering slip of the source; its text stays
+                # in the clause above, and the report says so instead of folding it silently
+                self.warn(line, f"repeated clause number: khoản {number} again in "
+                                f"{holder.label if holder else 'fragment'} (first at line "
+                                f"{prev.line}); its text is kept as part of that clause")
             return False
         elif key[0] > number_key(prev.number)[0] + 1 and not key[1] and not self.fragment:
             self.warn(line, f"numbering gap: khoản {number} follows khoản {prev.number} "

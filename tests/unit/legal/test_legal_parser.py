@@ -209,3 +209,16 @@ def test_read_text_normalises_decomposed_vietnamese_to_nfc(tmp_path: Path) -> No
     (tmp_path / "nfd16.txt").write_bytes(nfd.encode("utf-16"))
     assert read_text(tmp_path / "nfd.txt") == word
     assert read_text(tmp_path / "nfd16.txt") == word
+
+
+def test_repeated_clause_number_is_a_warning_and_keeps_its_text() -> None:
+    text = "Điều 5. Mức hưởng\n1. Một.\n2. Hai.\n2. Hai lần nữa.\n3. Ba."
+    s = parse_structure(_lines(text), "r.txt")
+    assert [u.path for u in s.units] == ["D5", "D5.K1", "D5.K2", "D5.K3"]
+    clause_2 = s.units[2]
+    assert clause_2.text == "2. Hai.\n2. Hai lần nữa."
+    (warning,) = [w for w in s.warnings if "repeated clause number" in str(w)]
+    assert warning.line == 4 and "khoản 2 again in Điều 5 (first at line 3)" in str(warning)
+    # and it reaches the document's warnings (the load report lists them)
+    doc = build_document(_lines(text), file="r.txt", source_format="text", number="5/2026/NĐ-CP")
+    assert any("repeated clause number" in str(w) for w in doc.warnings)
