@@ -21,10 +21,23 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hopgraph._front import Hopgraph
+    from hopgraph.agents.biomed import BioAnswer
+    from hopgraph.agents.legal import Answer
+    from hopgraph.agents.sentences import SentenceAnswer, SentenceRetrieval
+    from hopgraph.results import Evidence, Validity
+    from hopgraph.retrieval import LegalContext
     from hopgraph.settings import Settings
 
 __version__ = "0.1.0"
-__all__ = ["Hopgraph", "Settings", "__version__"]
+__all__ = [
+    "Answer", "BioAnswer", "Evidence", "Hopgraph", "LegalContext", "SentenceAnswer",
+    "SentenceRetrieval", "Settings", "Validity", "__version__",
+]
+# The typed results of the front door and the shared evidence shape, imported on first use.
+_RESULTS = {"Evidence": "hopgraph.results", "Validity": "hopgraph.results",
+            "LegalContext": "hopgraph.retrieval", "Answer": "hopgraph.agents.legal",
+            "BioAnswer": "hopgraph.agents.biomed", "SentenceRetrieval": "hopgraph.agents.sentences",
+            "SentenceAnswer": "hopgraph.agents.sentences"}
 
 
 def __getattr__(name: str) -> Any:
@@ -37,4 +50,8 @@ def __getattr__(name: str) -> Any:
         from hopgraph.settings import Settings
 
         return Settings
+    if name in _RESULTS:
+        import importlib
+
+        return getattr(importlib.import_module(_RESULTS[name]), name)
     raise AttributeError(f"module 'hopgraph' has no attribute {name!r}")

@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any, Literal
 
+from hopgraph.results import Evidence, Validity
+
 Role = Literal["seed", "successor", "reference", "provenance"]
 Fusion = Literal["linear", "rrf"]
 Granularity = Literal["unit", "article"]
@@ -225,6 +227,24 @@ class ContextItem:
         return ("ngày có hiệu lực chưa xác định (không trước "
                 f"{self.not_before.strftime('%d/%m/%Y')})")
 
+    @property
+    def validity(self) -> Validity:
+        """In force, in force from an unknown start date, or not in force at the as-of date."""
+        if not self.applicable:
+            return Validity.NOT_IN_FORCE
+        return Validity.IN_FORCE_DATE_UNKNOWN if self.date_unknown else Validity.IN_FORCE
+
+    def to_evidence(self) -> Evidence:
+        """This item in the shared evidence shape (:class:`hopgraph.results.Evidence`): the
+        re-rank score (else the fused one), the validity note with the unknown-date warning,
+        the document id and position as provenance."""
+        score = self.scores.get("rerank", self.scores.get("fused"))
+        note = "; ".join(n for n in (self.validity_note, self.uncertainty_note) if n) or None
+        prov = self.provenance
+        return Evidence(domain="legal", id=self.node_id, text=self.text, role=self.role,
+                        score=score, citation=self.citation, validity=self.validity,
+                        validity_note=note, provenance=f"{prov.doc_id} {prov.position}".strip())
+
 
 @dataclass(frozen=True)
 class LegalContext:
@@ -261,6 +281,11 @@ class LegalContext:
     def ranked_unit_ids(self) -> list[str]:
         """Unit ids for evaluation: seeds in rank order (versions mapped to their base unit)."""
         return [s.split("@", 1)[0] for s in self.seeds]
+
+    def to_evidence(self) -> list[Evidence]:
+        """The items in the shared evidence shape, in context order
+        (:meth:`ContextItem.to_evidence`)."""
+        return [item.to_evidence() for item in self.items]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (dates as ISO strings)."""

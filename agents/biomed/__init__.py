@@ -10,6 +10,7 @@ from hopgraph.agents.biomed._reasoner import (
     Regram,
     RegramConfig,
     mode_for,
+    region_evidence,
 )
 from hopgraph.agents.biomed._reviewer import (
     GraphVerifier,
@@ -24,4 +25,5 @@ __all__ = [
     "BioAnswer", "EntityLinker", "GraphVerifier", "HopResult", "Hypothesis", "LLMVerifier",
     "LinkedEntity", "Mode", "Plan", "Regram", "RegramConfig", "Reviewer", "Typed", "Verdict",
     "Verifier", "classify", "decompose", "mentions_of", "mode_for",
+    "region_evidence",
 ]

@@ -36,6 +36,7 @@ from hopgraph.agents.biomed._reviewer import (
 )
 from hopgraph.db import QueryRunner
 from hopgraph.errors import LLMError
+from hopgraph.results import Evidence
 from hopgraph.retrieval._biomed import (
     DEFAULT_K,
     DEFAULT_LAMBDA,
@@ -153,6 +154,39 @@ class BioAnswer:
                         "paths": [p.text() for p in self.option_evidence[self.choice].paths]})
         return out
 
+    def to_evidence(self) -> list[Evidence]:
+        """What the answer rests on, in the shared evidence shape
+        (:class:`hopgraph.results.Evidence`): every hop's region triplets (role ``triplet``, the
+        hop as provenance, each triplet once), the hypotheses the Reviewer accepted
+        (``hypothesis``), the entities joined across hops (``joined``) and the paths behind the
+        chosen option (``option_path``)."""
+        out: list[Evidence] = []
+        seen: set[str] = set()
+        for i, hop in enumerate(self.hops, start=1):
+            for ev in region_evidence(hop.region, hop=i):
+                if ev.id not in seen:
+                    seen.add(ev.id)
+                    out.append(ev)
+            verdicts = {v.hypothesis: v for v in hop.verdicts if v.accepted}
+            for h in hop.accepted_hypotheses:
+                verdict = verdicts.get(h)
+                out.append(Evidence(
+                    domain="biomed", id=f"hypothesis:{h.head}-[{h.relation}]->{h.tail}",
+                    text=h.text(), role="hypothesis",
+                    score=None if verdict is None else verdict.score,
+                    provenance=f"hop {i}: reviewed hypothesis ({hop.question})"))
+        for j in self.joined:
+            out.append(Evidence(domain="biomed", id=j.id, text=j.text(), role="joined",
+                                score=j.score, citation=j.name,
+                                provenance="join of the hops on their shared entity"))
+        if self.choice is not None and self.choice in self.option_evidence:
+            for p in self.option_evidence[self.choice].paths:
+                out.append(Evidence(
+                    domain="biomed", id=f"option {p.letter}:{p.option_id}->{p.stem_id}",
+                    text=p.text(), role="option_path", score=p.score,
+                    provenance=f"path from option {p.letter} to a question entity"))
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (CLI ``--json``)."""
         return {
@@ -187,6 +221,18 @@ class BioAnswer:
                                 for k, v in self.option_evidence.items()},
             "evidence_map": self.evidence_map(),
         }
+
+
+def region_evidence(region: Region, *, hop: int | None = None) -> list[Evidence]:
+    """A region's triplets in the shared evidence shape (:class:`hopgraph.results.Evidence`),
+    in region order: id ``head_id-[RELATION]->tail_id``, the verbalised triplet as text, the
+    MMR score (the similarity when MMR was off), the sub-question (and hop) as provenance."""
+    where = f"hop {hop} region: " if hop is not None else "region: "
+    return [Evidence(domain="biomed", id=f"{t.head_id}-[{t.relation}]->{t.tail_id}",
+                     text=t.text(), role="triplet", score=t.mmr or t.similarity,
+                     citation=f"({t.head}, {t.relation}, {t.tail})",
+                     provenance=where + region.question)
+            for t in region.triplets]
 
 
 def _facts(region: Region, extra: Sequence[Hypothesis] = ()) -> str:

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any, Literal
 
+from hopgraph.results import Evidence
 from hopgraph.retrieval import ContextItem, LegalContext, RetrievalFilters
 from hopgraph.vocabulary import AnswerMode, AnswerStatus
 
@@ -191,6 +192,11 @@ class Answer:
             for item in ev.context.items:
                 seen.setdefault(item.node_id, item)
         return list(seen.values())
+
+    def to_evidence(self) -> list[Evidence]:
+        """The retrieved items in the shared evidence shape (:class:`hopgraph.results.Evidence`),
+        in order, without duplicates; the cited ones are in :attr:`citations` by the same id."""
+        return [item.to_evidence() for item in self.evidence_items()]
 
     def to_dict(self, *, include_evidence_text: bool = False) -> dict[str, Any]:
         """A JSON-ready dict (dates as ISO strings); evidence texts only when asked."""

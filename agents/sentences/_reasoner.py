@@ -28,6 +28,7 @@ from pydantic import BaseModel
 from hopgraph.agents import ChatModel, Embedder, ask_schema
 from hopgraph.db import QueryRunner
 from hopgraph.errors import LLMError, RetrievalError
+from hopgraph.results import Evidence
 from hopgraph.retrieval._sentence import (
     DEFAULT_ANCHOR_K,
     Neighbour,
@@ -116,6 +117,12 @@ class SentenceRetrieval:
     def context_tokens(self) -> int:
         return sum(count_tokens(e.text) for e in self.evidence)
 
+    def to_evidence(self) -> list[Evidence]:
+        """:attr:`evidence` in the shared evidence shape (:class:`hopgraph.results.Evidence`):
+        role ``anchor`` for a kept anchor, ``expansion`` for a sentence reached along a path;
+        the passage id and position as provenance."""
+        return [_sentence_evidence(e) for e in self.evidence]
+
 
 @dataclass
 class SentenceAnswer:
@@ -127,11 +134,24 @@ class SentenceAnswer:
     retrieval: SentenceRetrieval
     citations: list[tuple[str, str, int]] = field(default_factory=list)  # (title, passage id, position)
 
+    def to_evidence(self) -> list[Evidence]:
+        """The retrieval's evidence (:meth:`SentenceRetrieval.to_evidence`), each with its
+        passage's title as the citation."""
+        titles = {(pid, pos): title for title, pid, pos in self.citations}
+        return [replace(ev, citation=titles.get((e.passage_id, e.position)))
+                for e, ev in zip(self.retrieval.evidence, self.retrieval.to_evidence(), strict=True)]
+
     @property
     def method(self) -> str:
         """``mode`` in the spelling this field had before the shared enum ('llm' or
         'retrieval-only'); kept for existing readers of the CLI's JSON ``method``."""
         return "retrieval-only" if self.mode is AnswerMode.RETRIEVAL_ONLY else str(self.mode)
+
+
+def _sentence_evidence(e: EvidenceSentence) -> Evidence:
+    return Evidence(domain="sentences", id=e.id, text=e.text,
+                    role="anchor" if len(e.path) <= 1 else "expansion", score=e.score,
+                    provenance=f"passage {e.passage_id}, sentence {e.position}")
 
 
 class _RefineReply(BaseModel):
