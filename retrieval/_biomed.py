@@ -26,11 +26,11 @@ from enum import StrEnum
 
 import numpy as np
 
-from hopgraph.agents._embedders import Embedder
 from hopgraph.db import QueryRunner
 from hopgraph.errors import RetrievalError
 from hopgraph.graph_models import RELATION_SPECS, BioRel
 from hopgraph.graph_models._vocab import BioType
+from hopgraph.ports import Embedder
 
 DEFAULT_K = 15
 DEFAULT_LAMBDA = 0.7

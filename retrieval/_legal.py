@@ -25,9 +25,9 @@ from datetime import date
 from itertools import pairwise
 from typing import Any
 
-from hopgraph.agents import Embedder
 from hopgraph.db import QueryRunner
 from hopgraph.errors import RetrievalError
+from hopgraph.ports import Embedder
 from hopgraph.retrieval._legal_context import assemble_context
 from hopgraph.retrieval._legal_query import (
     LEXICAL_STOPWORDS,

@@ -24,7 +24,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hopgraph.agents._embedders import Embedder
 from hopgraph.db import Neo4jRunner, connect
 from hopgraph.db._runtime import LocalInstance
 from hopgraph.db._schema_install import install_schema
@@ -33,6 +32,7 @@ from hopgraph.graph_models import BioRel
 from hopgraph.loaders.biomed._embed import EmbedReport, embed_triplets
 from hopgraph.loaders.biomed._readers import EdgeRow, ReadStats, RowProblem, read_alias_table
 from hopgraph.loaders.biomed._writer import SAMPLE_ALIASES, BioLoader, LoadReport, read_edges
+from hopgraph.ports import Embedder
 
 # Unit separator between array elements (aliases) and between labels: never inside a name.
 ARRAY_DELIMITER = "\x1f"

@@ -18,9 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hopgraph.agents._embedders import Embedder
 from hopgraph.db import QueryRunner
 from hopgraph.errors import EmbeddingError, IngestError
+from hopgraph.ports import Embedder
 from hopgraph.retrieval._biomed import encode_vector, triplet_embedding_key, triplet_text
 
 DEFAULT_NODE_PAGE = 2_000

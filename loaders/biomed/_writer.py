@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hopgraph.agents._embedders import Embedder
 from hopgraph.db import QueryRunner
 from hopgraph.errors import IngestError
 from hopgraph.graph_models import RELATION_SPECS, BioRel
@@ -29,6 +28,7 @@ from hopgraph.loaders.biomed._readers import (
     read_kg_csv,
     read_triplet_tsv,
 )
+from hopgraph.ports import Embedder
 
 DEFAULT_BATCH_SIZE = 10_000
 SAMPLES = Path(__file__).parent / "samples"

@@ -29,7 +29,7 @@ from hopgraph.loaders.legal._relations import DEFER_RELATIONS, extract_relations
 from hopgraph.loaders.legal._rows import DEFAULT_EMBED_CHARS, WritePlan, plan_document
 
 if TYPE_CHECKING:
-    from hopgraph.agents import Embedder
+    from hopgraph.ports import Embedder
 
 DEFAULT_BATCH_SIZE = 1000
 DERIVE_STEPS = ("legal/rehome_title_placeholders", "legal/link_inserted_units", "legal/derive_version_only_units",

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ValidationError
 
-from hopgraph.agents import ChatModel, Embedder, parse_json_reply
 from hopgraph.db import QueryRunner
 from hopgraph.errors import LLMError
 from hopgraph.loaders.sentences._entities import EntityTagger, entity_key
@@ -32,6 +31,7 @@ from hopgraph.loaders.sentences._structure import (
     heuristic_structure,
     llm_structure,
 )
+from hopgraph.ports import ChatModel, Embedder, parse_json_reply
 
 DEFAULT_BATCH_PASSAGES = 200
 DEFAULT_MAX_DF = 25

@@ -100,23 +100,19 @@ PRIVATE_IMPORTS_ALLOWED: set[tuple[str, str]] = {
     ("hopgraph.agents.sentences._cli", "hopgraph.loaders.sentences._inputs"),
     ("hopgraph.agents.sentences._eval", "hopgraph.retrieval._sentence"),
     ("hopgraph.agents.sentences._reasoner", "hopgraph.retrieval._sentence"),
-    # loaders: loaders use the Embedder port and adapters of agents (ports belong in the core package), the db runtime and the CLI context
-    ("hopgraph.loaders.biomed._bulk", "hopgraph.agents._embedders"),
+    # loaders: the area _cli modules build adapters of agents and sit on the CLI context; the db runtime
     ("hopgraph.loaders.biomed._bulk", "hopgraph.db._runtime"),
     ("hopgraph.loaders.biomed._bulk", "hopgraph.db._schema_install"),
     ("hopgraph.loaders.biomed._cli", "hopgraph._front"),
     ("hopgraph.loaders.biomed._cli", "hopgraph.agents._embedders"),
     ("hopgraph.loaders.biomed._cli", "hopgraph.cli._context"),
     ("hopgraph.loaders.biomed._cli", "hopgraph.db._servers"),
-    ("hopgraph.loaders.biomed._embed", "hopgraph.agents._embedders"),
     ("hopgraph.loaders.biomed._embed", "hopgraph.retrieval._biomed"),
-    ("hopgraph.loaders.biomed._writer", "hopgraph.agents._embedders"),
     ("hopgraph.loaders.legal._cli", "hopgraph._front"),
     ("hopgraph.loaders.legal._cli", "hopgraph.cli._context"),
     ("hopgraph.loaders.sentences._cli", "hopgraph.agents._llm"),
     ("hopgraph.loaders.sentences._cli", "hopgraph.cli._context"),
-    # retrieval: retrieval uses the Embedder port of agents and the biomed vocabulary; its _cli sits on the CLI
-    ("hopgraph.retrieval._biomed", "hopgraph.agents._embedders"),
+    # retrieval: the biomed vocabulary; its _cli sits on the CLI
     ("hopgraph.retrieval._biomed", "hopgraph.graph_models._vocab"),
     ("hopgraph.retrieval._cli", "hopgraph._front"),
     ("hopgraph.retrieval._cli", "hopgraph.cli._context"),
@@ -132,11 +128,11 @@ LAYERS = ("core", "docker", "cypher", "graph_models", "db", "loaders", "retrieva
 UPWARD_EDGES_ALLOWED: set[tuple[str, str]] = {
     # agents: the area _cli modules import hopgraph.cli._context and the front door
     ("agents", "cli"), ("agents", "front"),
-    # loaders: the Embedder port and adapters live in agents; biomed embeds with retrieval's
+    # loaders: the area _cli modules build adapters of agents; biomed embeds with retrieval's
     # helpers; the area _cli modules sit on the CLI and the front door
     ("loaders", "agents"), ("loaders", "retrieval"), ("loaders", "cli"), ("loaders", "front"),
-    # retrieval: the Embedder port lives in agents; retrieval/_cli sits on the CLI and front door
-    ("retrieval", "agents"), ("retrieval", "cli"), ("retrieval", "front"),
+    # retrieval: retrieval/_cli sits on the CLI and front door
+    ("retrieval", "cli"), ("retrieval", "front"),
 }
 
 
