@@ -19,6 +19,7 @@ Example::
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from datetime import date
 from pathlib import Path
@@ -32,6 +33,9 @@ from hopgraph.errors import ConfigError
 from hopgraph.settings import EmbedderSettings, Settings
 
 if TYPE_CHECKING:
+    from neo4j_graphrag.embeddings.base import Embedder as GraphragEmbedder
+    from neo4j_graphrag.llm.base import LLMInterface, LLMInterfaceV2
+
     from hopgraph.agents._embedders import Embedder
     from hopgraph.agents._llm import ChatModel
     from hopgraph.agents.biomed._reasoner import BioAnswer, Regram, RegramConfig
@@ -74,6 +78,19 @@ def embedder_from_settings(settings: Settings, role: EmbedderRole) -> Embedder:
                           endpoint=emb.endpoint)
 
 
+def _port(given: Any, kind: Literal["embedder", "chat"]) -> Any:
+    """hopgraph's port for an injected embedder or chat model: neo4j-graphrag's are wrapped.
+
+    The adapters' module is imported only when neo4j-graphrag already is: only then can
+    ``given`` be one of its objects, and without the extra nothing needs it.
+    """
+    if "neo4j_graphrag" not in sys.modules:
+        return given
+    from hopgraph.integrations.graphrag import as_chat_model, as_embedder
+
+    return as_embedder(given) if kind == "embedder" else as_chat_model(given)
+
+
 class Hopgraph:
     """One entry object for the three kinds of knowledge: legal, biomedical, sentence graphs.
 
@@ -83,9 +100,12 @@ class Hopgraph:
         settings: everything configurable; ``Settings()`` when omitted.
         auth: ``(user, password)`` for a URI endpoint; the settings' when omitted.
         database: the database to query; the settings' when omitted.
-        legal_embedder: an embedder to use for legal text instead of the configured one.
-        english_embedder: an embedder to use for English text instead of the configured one.
-        chat: a chat model to use instead of the configured endpoint.
+        legal_embedder: an embedder to use for legal text instead of the configured one; a
+            neo4j-graphrag ``Embedder`` is wrapped (``hopgraph.integrations.graphrag``).
+        english_embedder: an embedder to use for English text instead of the configured one
+            (a neo4j-graphrag one is wrapped likewise).
+        chat: a chat model to use instead of the configured endpoint; a neo4j-graphrag
+            ``LLMInterface`` / ``LLMInterfaceV2`` is wrapped likewise.
         use_llm: False never builds a chat model (retrieval-only answers).
 
     Only what this object opened (the driver, the LLM client) is closed by :meth:`close`;
@@ -100,8 +120,10 @@ class Hopgraph:
 
     def __init__(self, endpoint: str | neo4j.Driver | QueryRunner | None = None, *,
                  settings: Settings | None = None, auth: tuple[str, str] | None = None,
-                 database: str | None = None, legal_embedder: Embedder | None = None,
-                 english_embedder: Embedder | None = None, chat: ChatModel | None = None,
+                 database: str | None = None,
+                 legal_embedder: Embedder | GraphragEmbedder | None = None,
+                 english_embedder: Embedder | GraphragEmbedder | None = None,
+                 chat: ChatModel | LLMInterface | LLMInterfaceV2 | None = None,
                  use_llm: bool = True) -> None:
         self.settings = settings or Settings()
         self._endpoint = endpoint
@@ -112,10 +134,10 @@ class Hopgraph:
         self._connection: Connection | None = None
         self._embedders: dict[str, Embedder] = {}
         if legal_embedder is not None:
-            self._embedders["legal"] = legal_embedder
+            self._embedders["legal"] = _port(legal_embedder, "embedder")
         if english_embedder is not None:
-            self._embedders["english"] = english_embedder
-        self._chat: ChatModel | None = chat
+            self._embedders["english"] = _port(english_embedder, "embedder")
+        self._chat: ChatModel | None = None if chat is None else _port(chat, "chat")
         self._chat_opened: Any = None
         self._chat_built = chat is not None or not use_llm
         self._closed = False

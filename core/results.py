@@ -28,6 +28,7 @@ This module sits in the core package (the bottom layer) and imports no area.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -87,6 +88,20 @@ class Evidence:
                 "score": self.score, "citation": self.citation,
                 "validity": None if self.validity is None else self.validity.value,
                 "validity_note": self.validity_note, "provenance": self.provenance}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Evidence:
+        """The evidence :meth:`to_dict` wrote (unknown keys are ignored).
+
+        Raises:
+            KeyError: ``domain``, ``id``, ``text`` or ``role`` is missing.
+            ValueError: ``validity`` is not a :class:`Validity` value.
+        """
+        validity = data.get("validity")
+        return cls(domain=data["domain"], id=str(data["id"]), text=str(data["text"]),
+                   role=str(data["role"]), score=data.get("score"), citation=data.get("citation"),
+                   validity=None if validity is None else Validity(validity),
+                   validity_note=data.get("validity_note"), provenance=data.get("provenance"))
 
     def metadata(self) -> dict[str, Any]:
         """Every field but ``text``, without the empty ones (for a retriever item's metadata)."""

@@ -33,7 +33,8 @@ SUB_AREAS = {"db", "cli"}  # sub-packages of the core folder that are layers of 
 # Modules of the core folder that assemble the areas: the area ``front``, above the agents and
 # below the CLI (the package's ``__init__`` exports the front door). The rest of the core folder
 # (errors, settings, questions, vocabulary) is ``core``, the bottom layer.
-FRONT_MODULES = {"hopgraph", "hopgraph._front", "hopgraph._mcp"}
+FRONT_MODULES = {"hopgraph", "hopgraph._front", "hopgraph._mcp", "hopgraph.integrations",
+                 "hopgraph.integrations.graphrag"}
 
 # Imports of another area's private module that exist today: (importing module, imported module).
 # Each is a debt of issue 17 item 2 (ports in the core package, click commands in the CLI

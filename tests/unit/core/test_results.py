@@ -136,3 +136,8 @@ def test_the_package_exports_the_result_types() -> None:
                  "SentenceRetrieval", "SentenceAnswer"):
         assert name in hopgraph.__all__ and getattr(hopgraph, name).__name__ == name
     assert hopgraph.Evidence is Evidence
+
+
+def test_a_dict_reads_back() -> None:
+    for ev in _context().to_evidence():
+        assert Evidence.from_dict(ev.to_dict()) == ev

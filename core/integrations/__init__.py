@@ -1,0 +1,8 @@
+"""Bridges to other GraphRAG libraries (optional extras; each module imports its library).
+
+- :mod:`hopgraph.integrations.graphrag`: neo4j-graphrag (``pip install 'hopgraph[graphrag]'``):
+  hopgraph's retrievers as ``neo4j_graphrag`` retrievers for ``GraphRAG``, and adapters between
+  the two libraries' embedders and LLMs.
+
+Nothing is imported here, so ``import hopgraph.integrations`` needs no extra.
+"""
