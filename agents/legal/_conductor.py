@@ -55,6 +55,10 @@ OUT_OF_SCOPE_REPLY = (
     "Câu hỏi này nằm ngoài phạm vi hỗ trợ: tôi chỉ trả lời về văn bản quy phạm pháp luật "
     "đã được nạp vào hệ thống."
 )
+NOT_VIETNAMESE_REPLY = (
+    "The legal corpus is Vietnamese: please ask the question in Vietnamese "
+    "(Kho văn bản pháp luật là tiếng Việt: vui lòng đặt câu hỏi bằng tiếng Việt)."
+)
 _REFUSAL = re.compile(
     r"^\s*(?:i\s*(?:am|'m)\s*sorry|i\s*can(?:not|'t)|as an ai|tôi không thể|xin lỗi)",
     re.IGNORECASE,
@@ -221,6 +225,10 @@ class LegalQA:
         if interpretation.intent == "out_of_scope":
             return Answer(text=OUT_OF_SCOPE_REPLY, status=Status.OUT_OF_SCOPE, mode=_mode(llm_on),
                           as_of=day, claims=[], citations=[], **base)  # type: ignore[arg-type]
+        if interpretation.intent == "not_vietnamese":
+            return Answer(text=NOT_VIETNAMESE_REPLY, status=Status.OUT_OF_SCOPE,
+                          mode=_mode(llm_on), as_of=day, claims=[], citations=[],
+                          **base)  # type: ignore[arg-type]
         if self.options.reflective:
             evidence, more = self.reflective.find(interpretation, day, use_llm=llm_on)
             route.extend(dict.fromkeys(s.agent for s in more))

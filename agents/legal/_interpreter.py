@@ -78,6 +78,26 @@ class _RouteReply(BaseModel):
                                      json_schema_extra=_bounded_strings(MAX_SUB_QUESTIONS, 200))
 
 
+# Words of an English question that are not also Vietnamese written without diacritics
+# ("the" is "thẻ", "can" is "cần", "do", "to", "an", "my", "that" … are left out).
+_ENGLISH_WORDS = frozenset((
+    "what", "which", "who", "whom", "whose", "how", "why", "where", "when", "is", "are", "was",
+    "were", "does", "did", "of", "for", "with", "should", "must", "would", "will", "shall",
+    "your", "their", "if", "from", "about", "under", "according", "please", "this", "these",
+    "those", "there", "could", "have", "has", "and", "or"))
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+def not_vietnamese(question: str) -> bool:
+    """True for a question written in English (no Vietnamese diacritics at all, and at least
+    two English function words): the corpus is Vietnamese, and neither the full-text index
+    nor the term cues match English words."""
+    lower = question.lower()
+    if fold(lower) != lower:
+        return False  # a diacritic or đ: Vietnamese (perhaps with an English term inside)
+    return len(_ENGLISH_WORDS.intersection(_WORD.findall(lower))) >= 2
+
+
 def _has_cue(folded: str, cues: tuple[str, ...]) -> bool:
     return any(re.search(rf"(?<!\w){re.escape(c)}(?!\w)", folded) for c in cues)
 
@@ -103,7 +123,8 @@ class Interpreter:
         doc_refs = parse_document_numbers(question)
         unit_refs = parse_unit_references(question)
         dates, years = parse_dates(question)
-        intent, sure = self._intent_by_rules(folded, bool(doc_refs or unit_refs), notes)
+        intent, sure = self._intent_by_rules(folded, bool(doc_refs or unit_refs), notes,
+                                             english=not_vietnamese(question))
         sub_questions = [s.strip() for s in _SPLIT_RE.split(question) if len(s.strip()) > 3]
         sub_questions = sub_questions[:MAX_SUB_QUESTIONS] or [question.strip()]
         method = "rules"
@@ -135,9 +156,13 @@ class Interpreter:
         return interpretation, step
 
     def _intent_by_rules(
-        self, folded: str, has_refs: bool, notes: list[str]
+        self, folded: str, has_refs: bool, notes: list[str], *, english: bool = False
     ) -> tuple[Intent, bool]:
         words = folded.split()
+        if english and not _has_cue(folded, _OUT_OF_SCOPE) and not (
+                _has_cue(folded, _CHITCHAT) and len(words) <= 8):
+            notes.append("written in English: the regulations are Vietnamese")
+            return "not_vietnamese", True
         if has_refs or _has_cue(folded, _REGULATORY):
             notes.append("regulatory cue (document, unit or domain term)")
             return "regulatory", True

@@ -16,7 +16,7 @@ from hopgraph.results import Evidence
 from hopgraph.retrieval import ContextItem, LegalContext, RetrievalFilters
 from hopgraph.vocabulary import AnswerMode, AnswerStatus
 
-Intent = Literal["chitchat", "regulatory", "out_of_scope"]
+Intent = Literal["chitchat", "regulatory", "out_of_scope", "not_vietnamese"]
 # One enum each for answer status and mode (hopgraph.vocabulary); the old names stay.
 Status = AnswerStatus
 Verdict = Literal[

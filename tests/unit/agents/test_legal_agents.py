@@ -264,3 +264,27 @@ def test_retrieval_only_quotes_the_definition_a_definitional_question_asks_for()
     # not a definitional question: the unit's opening lines, as before
     other = qa.ask("Phạm vi điều chỉnh của luật về bảo hiểm y tế?", as_of="2024-06-01")
     assert other.claims[0].text.startswith("Điều 2. Giải thích từ ngữ")
+
+
+def test_an_english_question_is_asked_to_come_in_vietnamese() -> None:
+    from hopgraph.agents.legal._conductor import NOT_VIETNAMESE_REPLY
+    from hopgraph.agents.legal._interpreter import not_vietnamese
+
+    english = "What is the health insurance co-payment for treatment outside the registered hospital?"
+    assert not_vietnamese(english)
+    assert not_vietnamese("How much does Decree 12/2016/NĐ-MAU pay for out-of-network care?") is False  # đ
+    assert not_vietnamese("Which article of 146/2018/ND-CP covers this?")
+    # Vietnamese typed without diacritics shares words with English ("the" = thẻ, "can" = cần)
+    assert not not_vietnamese("the bao hiem y te can nhung giay to gi khi kham benh")
+    assert not not_vietnamese("Mức hưởng khi khám trái tuyến (co-payment) là bao nhiêu?")
+    retriever = FakeRetriever()
+    answer = LegalQA(retriever=retriever, today=TODAY).ask(english)
+    assert answer.status == "out_of_scope" and answer.text == NOT_VIETNAMESE_REPLY
+    assert "\n" not in answer.text and "Vietnamese" in answer.text
+    assert answer.interpretation is not None and answer.interpretation.intent == "not_vietnamese"
+    assert retriever.calls == []
+    # English greetings and off-topic cues keep their own replies
+    assert LegalQA(retriever=retriever, today=TODAY).ask("Hello, thank you").status == "chitchat"
+    assert LegalQA(retriever=retriever, today=TODAY).ask(
+        "What is the weather for the football match?").status == "out_of_scope"
+    assert retriever.calls == []
