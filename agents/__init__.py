@@ -13,7 +13,16 @@ from hopgraph.agents._embedders import (
 )
 from hopgraph.agents._endpoint_embedder import EndpointEmbedder
 from hopgraph.agents._llm import OpenAIChatModel, chat_model_from
-from hopgraph.agents._llm_server import LocalLLMServer, bundled_model_path
+from hopgraph.agents._llm_server import (
+    DEFAULT_ALIAS,
+    DEFAULT_CTX,
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    DEFAULT_THREADS,
+    LocalLLMServer,
+    bundled_model_path,
+    serve_forever,
+)
 from hopgraph.ports import (
     ChatModel,
     ChatResult,
@@ -26,8 +35,9 @@ from hopgraph.ports import (
 )
 
 __all__ = [
+    "DEFAULT_ALIAS", "DEFAULT_CTX", "DEFAULT_HOST", "DEFAULT_PORT", "DEFAULT_THREADS",
     "CachedEmbedder", "ChatModel", "ChatResult", "E5Embedder", "Embedder", "EndpointEmbedder",
-    "LocalLLMServer",
-    "OpenAIChatModel", "SchemaReply", "SentenceTransformerEmbedder", "Usage", "Vector", "ask_schema",
-    "build_embedder", "bundled_model_path", "chat_model_from", "parse_json_reply",
+    "LocalLLMServer", "OpenAIChatModel", "SchemaReply", "SentenceTransformerEmbedder", "Usage",
+    "Vector", "ask_schema", "build_embedder", "bundled_model_path", "chat_model_from",
+    "parse_json_reply", "serve_forever",
 ]

@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hopgraph._front import Hopgraph
+    from hopgraph._front import Hopgraph, embedder_from_settings
+    from hopgraph._mcp import MCP_TRANSPORTS, build_mcp_server, run_mcp_server
     from hopgraph.agents.biomed import BioAnswer
     from hopgraph.agents.legal import Answer
     from hopgraph.agents.sentences import SentenceAnswer, SentenceRetrieval
@@ -30,14 +31,19 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 __all__ = [
-    "Answer", "BioAnswer", "Evidence", "Hopgraph", "LegalContext", "SentenceAnswer",
-    "SentenceRetrieval", "Settings", "Validity", "__version__",
+    "MCP_TRANSPORTS", "Answer", "BioAnswer", "Evidence", "Hopgraph", "LegalContext",
+    "SentenceAnswer", "SentenceRetrieval", "Settings", "Validity", "__version__",
+    "build_mcp_server", "embedder_from_settings", "run_mcp_server",
 ]
-# The typed results of the front door and the shared evidence shape, imported on first use.
+# Imported on first use: the typed results of the front door, the shared evidence shape and the
+# MCP server.
 _RESULTS = {"Evidence": "hopgraph.results", "Validity": "hopgraph.results",
             "LegalContext": "hopgraph.retrieval", "Answer": "hopgraph.agents.legal",
             "BioAnswer": "hopgraph.agents.biomed", "SentenceRetrieval": "hopgraph.agents.sentences",
-            "SentenceAnswer": "hopgraph.agents.sentences"}
+            "SentenceAnswer": "hopgraph.agents.sentences",
+            # the MCP server over a Hopgraph (``hopgraph mcp``)
+            "MCP_TRANSPORTS": "hopgraph._mcp", "build_mcp_server": "hopgraph._mcp",
+            "run_mcp_server": "hopgraph._mcp"}
 
 
 def __getattr__(name: str) -> Any:
@@ -46,6 +52,10 @@ def __getattr__(name: str) -> Any:
         from hopgraph._front import Hopgraph
 
         return Hopgraph
+    if name == "embedder_from_settings":  # the one builder of embedders from settings (the CLI's)
+        from hopgraph._front import embedder_from_settings
+
+        return embedder_from_settings
     if name == "Settings":
         from hopgraph.settings import Settings
 

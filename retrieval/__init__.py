@@ -17,9 +17,34 @@ The consolidated wording of a document at a date (văn bản hợp nhất)::
         print(unit.label, unit.state, unit.change.describe() if unit.change else "")
     diff_consolidated(consolidate(runner, d, "2019-01-01"), consolidate(runner, d, "2024-01-01"))
 
-Evaluation helpers (``hopgraph eval retrieval``) live in ``_eval`` and are domain-neutral.
+Biomedical regions for ReGraM (``collect_candidates``, ``select_region``: weighted MMR; ``DEFAULT_K``
+and ``DEFAULT_LAMBDA`` are the region's) and sentence-graph lookups (``find_anchor_sentences``,
+``expand_frontier``) are exported beside the legal API. Evaluation helpers (``hopgraph eval
+retrieval``) live in ``_eval`` and are domain-neutral.
 """
 
+from hopgraph.retrieval._biomed import (
+    DEFAULT_K,
+    DEFAULT_LAMBDA,
+    DEFAULT_PER_ENTITY_LIMIT,
+    Candidates,
+    Domain,
+    HopConstraint,
+    JoinedEntity,
+    OptionPath,
+    Region,
+    SeedReport,
+    Triplet,
+    candidate_vectors,
+    collect_candidates,
+    join_hops,
+    relation_weights,
+    score_option_paths,
+    select_region,
+    type_of_label,
+    weighted_mmr,
+)
+from hopgraph.retrieval._eval import DEFAULT_KS, evaluate, load_questions
 from hopgraph.retrieval._legal import LegalRetriever
 from hopgraph.retrieval._legal_consolidate import (
     Change,
@@ -30,6 +55,14 @@ from hopgraph.retrieval._legal_consolidate import (
     diff_consolidated,
     render_diff,
 )
+from hopgraph.retrieval._legal_eval import legal_systems
+from hopgraph.retrieval._legal_query import (
+    definition_item,
+    definition_subject,
+    parse_as_of,
+    parse_filters,
+    prepare_question,
+)
 from hopgraph.retrieval._legal_types import (
     ChainStep,
     ContextItem,
@@ -39,8 +72,26 @@ from hopgraph.retrieval._legal_types import (
     RetrievalFilters,
     Role,
 )
+from hopgraph.retrieval._sentence import (
+    DEFAULT_ANCHOR_K,
+    Neighbour,
+    PassageHit,
+    SentenceHit,
+    expand_frontier,
+    find_anchor_sentences,
+    find_passages,
+    passage_titles,
+)
 
 __all__ = [
-    "ChainStep", "Change", "ConsolidatedDocument", "ConsolidatedUnit", "ContextItem", "LegalContext", "LegalRetriever", "Provenance", "RetrievalConfig",
-    "RetrievalFilters", "Role", "UnitDiff", "consolidate", "diff_consolidated", "render_diff",
+    "DEFAULT_ANCHOR_K", "DEFAULT_K", "DEFAULT_KS", "DEFAULT_LAMBDA", "DEFAULT_PER_ENTITY_LIMIT",
+    "Candidates", "ChainStep", "Change", "ConsolidatedDocument", "ConsolidatedUnit", "ContextItem",
+    "Domain", "HopConstraint", "JoinedEntity", "LegalContext", "LegalRetriever", "Neighbour",
+    "OptionPath", "PassageHit", "Provenance", "Region", "RetrievalConfig", "RetrievalFilters",
+    "Role", "SeedReport", "SentenceHit", "Triplet", "UnitDiff", "candidate_vectors",
+    "collect_candidates", "consolidate", "definition_item", "definition_subject",
+    "diff_consolidated", "evaluate", "expand_frontier", "find_anchor_sentences", "find_passages",
+    "join_hops", "legal_systems", "load_questions", "parse_as_of", "parse_filters",
+    "passage_titles", "prepare_question", "relation_weights", "render_diff", "score_option_paths",
+    "select_region", "type_of_label", "weighted_mmr",
 ]

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity
-from hopgraph.graph_models._vocab import BioRel, BioType
-from hopgraph.retrieval._biomed import HopConstraint
+from hopgraph.graph_models import BioRel, BioType
+from hopgraph.retrieval import HopConstraint
 
 # Checked in order; the cue nearest the mention wins, so "contraindicated" is listed before
 # "indicated" only to keep the longer match when both end at the same place.

@@ -15,7 +15,7 @@ from hopgraph.agents._llm import ChatModel, parse_json_reply
 from hopgraph.agents.biomed import _prompts
 from hopgraph.agents.biomed._linking import LinkedEntity
 from hopgraph.errors import LLMError
-from hopgraph.retrieval._biomed import Domain
+from hopgraph.retrieval import Domain
 
 MAX_HOPS = 3
 _CLASSIFY_TOKENS = 256

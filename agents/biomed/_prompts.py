@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from hopgraph.retrieval._biomed import Domain
+from hopgraph.retrieval import Domain
 
 _TRIPLET: dict[str, Any] = {"type": "array", "items": {"type": "string"}, "minItems": 3,
                             "maxItems": 3}

@@ -22,7 +22,7 @@ from hopgraph.agents.biomed import _prompts
 from hopgraph.db import QueryRunner
 from hopgraph.errors import LLMError
 from hopgraph.graph_models import relation_of
-from hopgraph.retrieval._biomed import Region
+from hopgraph.retrieval import Region
 
 MAX_ROUNDS = 2
 ACCEPT_SCORE = 0.5

@@ -10,6 +10,13 @@ why, when the best evidence misses the question's subject (``QAOptions.abstentio
 from hopgraph.agents.legal._abstention import AbstentionRule
 from hopgraph.agents.legal._auditor import Auditor, AuditReport, DraftSentence
 from hopgraph.agents.legal._conductor import LegalQA, QAOptions
+from hopgraph.agents.legal._eval import (
+    ABLATIONS,
+    check_judge,
+    load_questions,
+    render_markdown,
+    run_ablations,
+)
 from hopgraph.agents.legal._interpreter import Interpreter
 from hopgraph.agents.legal._parsing import (
     format_citation,
@@ -31,8 +38,9 @@ from hopgraph.agents.legal._types import (
 )
 
 __all__ = [
-    "AbstentionRule", "AgentStep", "Answer", "AuditReport", "Auditor", "Citation", "Claim", "DocRef",
-    "DraftSentence", "EvidenceSet", "Interpretation", "Interpreter", "LegalQA", "Pathfinder",
-    "QAOptions", "ReflectiveLoop", "Retriever", "UnitRef", "format_citation", "parse_dates",
-    "parse_document_numbers", "parse_unit_references",
+    "ABLATIONS", "AbstentionRule", "AgentStep", "Answer", "AuditReport", "Auditor", "Citation",
+    "Claim", "DocRef", "DraftSentence", "EvidenceSet", "Interpretation", "Interpreter", "LegalQA",
+    "Pathfinder", "QAOptions", "ReflectiveLoop", "Retriever", "UnitRef", "check_judge",
+    "format_citation", "load_questions", "parse_dates", "parse_document_numbers",
+    "parse_unit_references", "render_markdown", "run_ablations",
 ]

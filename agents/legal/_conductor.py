@@ -38,8 +38,13 @@ from hopgraph.agents.legal._types import (
 )
 from hopgraph.db import QueryRunner
 from hopgraph.errors import ConfigError, LLMError
-from hopgraph.retrieval import ContextItem, LegalRetriever, RetrievalFilters
-from hopgraph.retrieval._legal_query import definition_item, definition_subject
+from hopgraph.retrieval import (
+    ContextItem,
+    LegalRetriever,
+    RetrievalFilters,
+    definition_item,
+    definition_subject,
+)
 from hopgraph.vocabulary import name_form as fold_query
 
 DEFAULT_MAX_EVIDENCE = 6

@@ -29,7 +29,7 @@ from hopgraph.agents import ChatModel, Embedder, ask_schema
 from hopgraph.db import QueryRunner
 from hopgraph.errors import LLMError, RetrievalError
 from hopgraph.results import Evidence
-from hopgraph.retrieval._sentence import (
+from hopgraph.retrieval import (
     DEFAULT_ANCHOR_K,
     Neighbour,
     SentenceHit,

@@ -1,7 +1,8 @@
 """The ``hopgraph`` command line: one root group that builds the settings, and its subcommands.
 
 Expected failures (every :class:`~hopgraph.errors.HopgraphError`) print one line and exit 1.
-Area packages define their commands next to their code and are registered here.
+Every command lives in this package (``_db``, ``_load_legal``, ``_ask_bio`` …), on top of the
+front door and the areas' public names; each is registered below and imported when it runs.
 """
 
 from __future__ import annotations
@@ -52,19 +53,20 @@ cli.add_lazy("demo", "hopgraph.cli._demo:demo", "Start Neo4j, load the bundled s
 cli.add_lazy("mcp", "hopgraph.cli._mcp:mcp", "Serve read-only tools over the loaded graph to any MCP client: legal retrieve / trace / consolidate, biomedical region, sentence retrieve, graph status.")
 cli.add_command(load)
 cli.add_command(eval_)
-# Area commands register below, one line each (e.g. load.add_lazy("legal", "module:attr", "help")).
-cli.add_lazy("retrieve", "hopgraph.retrieval._cli:retrieve", "Retrieve the legally valid context for QUESTION (seeds, successors, references).")
-cli.add_lazy("consolidate", "hopgraph.retrieval._cli:consolidate", "Print document DOC_ID as in force at a date (văn bản hợp nhất), each changed unit marked with the instruction and date that changed it; or, with --diff, what changed between two dates.")
-eval_.add_lazy("retrieval", "hopgraph.retrieval._cli:eval_retrieval", "Evaluate legal retrieval on QUESTIONS ([{id, question, gold, choices?, as_of?}]) against baselines.")
-cli.add_lazy("llm", "hopgraph.agents._cli:llm", "Local LLM server (llama.cpp via xllamacpp, OpenAI-compatible).")
-cli.add_lazy("ask", "hopgraph.agents.legal._cli:ask", "Answer a question about the loaded regulations, with citations.")
-eval_.add_lazy("qa", "hopgraph.agents.legal._cli:qa", "Evaluate legal QA on the loaded graph: F1, citations, abstention, ablations.")
-load.add_lazy("primekg", "hopgraph.loaders.biomed._cli:primekg", "Load PrimeKG triplets from PATH (kg.csv or head<TAB>RELATION<TAB>tail).")
-cli.add_lazy("ask-bio", "hopgraph.agents.biomed._cli:ask_bio", "Answer a biomedical QUESTION by region-first reasoning over the loaded PrimeKG graph.")
-eval_.add_lazy("bio", "hopgraph.agents.biomed._cli:bio", "Evaluate ReGraM, its ablations and the unweighted vector baseline on medical MCQs.")
-load.add_lazy("legal", "hopgraph.loaders.legal._cli:legal_load", "Load Vietnamese legal documents (text, ALQAC/crawl/article JSON, Pháp điển Markdown).")
-load.add_lazy("sentences", "hopgraph.loaders.sentences._cli:sentences", "Load PATH (HotpotQA corpus JSON, or JSONL of {id, title, text}; 'sample' = the bundled sample corpus) into the sentence graph.")
-cli.add_lazy("ask-sentences", "hopgraph.agents.sentences._cli:ask_sentences", "Answer QUESTION from the sentence graph (retrieval-only without an LLM).")
+# Commands of the areas (modules of this package) register below, one line each
+# (e.g. load.add_lazy("legal", "hopgraph.cli._load_legal:legal_load", "help")).
+cli.add_lazy("retrieve", "hopgraph.cli._retrieval:retrieve", "Retrieve the legally valid context for QUESTION (seeds, successors, references).")
+cli.add_lazy("consolidate", "hopgraph.cli._retrieval:consolidate", "Print document DOC_ID as in force at a date (văn bản hợp nhất), each changed unit marked with the instruction and date that changed it; or, with --diff, what changed between two dates.")
+eval_.add_lazy("retrieval", "hopgraph.cli._retrieval:eval_retrieval", "Evaluate legal retrieval on QUESTIONS ([{id, question, gold, choices?, as_of?}]) against baselines.")
+cli.add_lazy("llm", "hopgraph.cli._llm:llm", "Local LLM server (llama.cpp via xllamacpp, OpenAI-compatible).")
+cli.add_lazy("ask", "hopgraph.cli._ask_legal:ask", "Answer a question about the loaded regulations, with citations.")
+eval_.add_lazy("qa", "hopgraph.cli._ask_legal:qa", "Evaluate legal QA on the loaded graph: F1, citations, abstention, ablations.")
+load.add_lazy("primekg", "hopgraph.cli._load_primekg:primekg", "Load PrimeKG triplets from PATH (kg.csv or head<TAB>RELATION<TAB>tail).")
+cli.add_lazy("ask-bio", "hopgraph.cli._ask_bio:ask_bio", "Answer a biomedical QUESTION by region-first reasoning over the loaded PrimeKG graph.")
+eval_.add_lazy("bio", "hopgraph.cli._ask_bio:bio", "Evaluate ReGraM, its ablations and the unweighted vector baseline on medical MCQs.")
+load.add_lazy("legal", "hopgraph.cli._load_legal:legal_load", "Load Vietnamese legal documents (text, ALQAC/crawl/article JSON, Pháp điển Markdown).")
+load.add_lazy("sentences", "hopgraph.cli._load_sentences:sentences", "Load PATH (HotpotQA corpus JSON, or JSONL of {id, title, text}; 'sample' = the bundled sample corpus) into the sentence graph.")
+cli.add_lazy("ask-sentences", "hopgraph.cli._ask_sentences:ask_sentences", "Answer QUESTION from the sentence graph (retrieval-only without an LLM).")
 # Every question entry point runs the one shared check before it connects or loads a model.
 QUESTION_COMMANDS = frozenset({"retrieve", "ask", "ask-bio", "ask-sentences"})
 

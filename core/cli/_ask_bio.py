@@ -15,19 +15,22 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from hopgraph.agents._embedders import build_embedder
-from hopgraph.agents._llm import chat_model_from
-from hopgraph.agents.biomed._build import build_nlp
-from hopgraph.agents.biomed._eval import (
+from hopgraph.agents import build_embedder, chat_model_from
+from hopgraph.agents.biomed import (
     ABLATIONS,
+    BioAnswer,
+    EntityLinker,
+    GraphVerifier,
+    LLMVerifier,
     MemoEmbedder,
     MemoLinker,
+    Regram,
+    RegramConfig,
+    Verifier,
+    build_nlp,
     evaluate,
     load_mcq,
 )
-from hopgraph.agents.biomed._linking import EntityLinker
-from hopgraph.agents.biomed._reasoner import BioAnswer, Regram, RegramConfig
-from hopgraph.agents.biomed._reviewer import GraphVerifier, LLMVerifier, Verifier
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.settings import Settings
 

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import click
 
-from hopgraph._front import embedder_from_settings
-from hopgraph.agents._llm import chat_model_from
-from hopgraph.agents.legal._conductor import LegalQA, QAOptions
-from hopgraph.agents.legal._eval import (
+from hopgraph import embedder_from_settings
+from hopgraph.agents import chat_model_from
+from hopgraph.agents.legal import (
     ABLATIONS,
+    LegalQA,
+    QAOptions,
     check_judge,
     load_questions,
     render_markdown,

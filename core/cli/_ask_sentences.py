@@ -9,12 +9,16 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from hopgraph.agents import build_embedder
-from hopgraph.agents._llm import chat_model_from
-from hopgraph.agents.sentences._eval import evaluate, format_table, read_questions
-from hopgraph.agents.sentences._reasoner import SentenceReasoner, SentenceRetrievalConfig
+from hopgraph.agents import build_embedder, chat_model_from
+from hopgraph.agents.sentences import (
+    SentenceReasoner,
+    SentenceRetrievalConfig,
+    evaluate,
+    format_table,
+    read_questions,
+)
 from hopgraph.cli._context import open_runner, settings_of
-from hopgraph.loaders.sentences._inputs import sample_questions_path
+from hopgraph.loaders.sentences import sample_questions_path
 
 _DEFAULTS = SentenceRetrievalConfig()
 

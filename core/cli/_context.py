@@ -7,9 +7,8 @@ from contextlib import contextmanager
 
 import click
 
-from hopgraph._front import Hopgraph
-from hopgraph.db import Neo4jRunner
-from hopgraph.db._servers import Connection
+from hopgraph import Hopgraph
+from hopgraph.db import Connection, Neo4jRunner
 from hopgraph.questions import validate_question
 from hopgraph.settings import Settings
 

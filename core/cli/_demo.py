@@ -17,9 +17,7 @@ from typing import Any
 import click
 
 from hopgraph.cli._context import settings_of
-from hopgraph.db import Neo4jRunner
-from hopgraph.db._schema_install import install_schema
-from hopgraph.db._servers import ensure_server
+from hopgraph.db import Neo4jRunner, ensure_server, install_schema
 from hopgraph.settings import Settings
 
 AREAS = ("legal", "biomed", "sentences")
@@ -49,9 +47,9 @@ def _step(title: str) -> Iterator[None]:
 
 
 def _legal(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
-    from hopgraph._front import embedder_from_settings
-    from hopgraph.agents._llm import chat_model_from
-    from hopgraph.agents.legal._conductor import LegalQA, QAOptions
+    from hopgraph import embedder_from_settings
+    from hopgraph.agents import chat_model_from
+    from hopgraph.agents.legal import LegalQA, QAOptions
     from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 
     embedder = embedder_from_settings(settings, "legal")
@@ -74,13 +72,10 @@ def _legal(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
 
 
 def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
-    from hopgraph._front import embedder_from_settings
-    from hopgraph.agents._llm import chat_model_from
-    from hopgraph.agents.biomed._build import build_nlp
-    from hopgraph.agents.biomed._linking import EntityLinker
-    from hopgraph.agents.biomed._reasoner import Regram, RegramConfig
-    from hopgraph.agents.biomed._reviewer import GraphVerifier
-    from hopgraph.loaders.biomed._writer import SAMPLE_TRIPLETS, load_primekg
+    from hopgraph import embedder_from_settings
+    from hopgraph.agents import chat_model_from
+    from hopgraph.agents.biomed import EntityLinker, GraphVerifier, Regram, RegramConfig, build_nlp
+    from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, load_primekg
 
     with _step("biomed: load the sample triplets"):
         report = load_primekg(runner, SAMPLE_TRIPLETS)
@@ -99,16 +94,16 @@ def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
 
 
 def _sentences(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
-    from hopgraph._front import embedder_from_settings
-    from hopgraph.agents._llm import chat_model_from
-    from hopgraph.agents.sentences._reasoner import SentenceReasoner, SentenceRetrievalConfig
-    from hopgraph.loaders.sentences._entities import SpacyTagger
-    from hopgraph.loaders.sentences._inputs import (
+    from hopgraph import embedder_from_settings
+    from hopgraph.agents import chat_model_from
+    from hopgraph.agents.sentences import SentenceReasoner, SentenceRetrievalConfig
+    from hopgraph.loaders.sentences import (
+        SpacyTagger,
+        load_passages,
         read_corpus,
         sample_corpus_path,
         sample_questions_path,
     )
-    from hopgraph.loaders.sentences._pipeline import load_passages
 
     embedder = embedder_from_settings(settings, "english")
     with _step("sentences: build the sentence graph of the sample corpus"):

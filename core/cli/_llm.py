@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from hopgraph.agents._llm_server import (
+from hopgraph.agents import (
     DEFAULT_ALIAS,
     DEFAULT_CTX,
     DEFAULT_HOST,

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from hopgraph.cli._context import open_runner, settings_of
-from hopgraph.loaders.legal._loader import load_legal
+from hopgraph.loaders.legal import load_legal
 
 EXIT_SKIPPED = 3
 
@@ -40,7 +40,7 @@ def legal_load(ctx: click.Context, paths: tuple[Path, ...], no_embed: bool,
     with open_runner(settings, ensure_schema=True) as (runner, _conn):
         embedder = None
         if not no_embed:
-            from hopgraph._front import embedder_from_settings
+            from hopgraph import embedder_from_settings
 
             embedder = embedder_from_settings(settings, "legal")
         report = load_legal(runner, embedder, list(paths),

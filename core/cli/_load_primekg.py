@@ -8,12 +8,16 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from hopgraph._front import embedder_from_settings
-from hopgraph.agents._embedders import Embedder
+from hopgraph import embedder_from_settings
 from hopgraph.cli._context import open_runner, settings_of
-from hopgraph.db._servers import docker_started, local_instance
-from hopgraph.loaders.biomed._bulk import bulk_import_primekg
-from hopgraph.loaders.biomed._writer import DEFAULT_BATCH_SIZE, SAMPLE_TRIPLETS, load_primekg
+from hopgraph.db import docker_started, local_instance
+from hopgraph.loaders.biomed import (
+    DEFAULT_BATCH_SIZE,
+    SAMPLE_TRIPLETS,
+    bulk_import_primekg,
+    load_primekg,
+)
+from hopgraph.ports import Embedder
 from hopgraph.settings import Settings
 
 LOAD_TIMEOUT_S = 600.0

@@ -6,8 +6,7 @@ import logging
 
 import click
 
-from hopgraph._front import Hopgraph
-from hopgraph._mcp import MCP_TRANSPORTS, run_mcp_server
+from hopgraph import MCP_TRANSPORTS, Hopgraph, run_mcp_server
 from hopgraph.cli._context import settings_of
 
 

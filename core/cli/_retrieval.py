@@ -10,16 +10,24 @@ from pathlib import Path
 
 import click
 
-from hopgraph._front import embedder_from_settings
+from hopgraph import embedder_from_settings
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.errors import RetrievalError
-from hopgraph.retrieval._eval import DEFAULT_KS, evaluate, load_questions
-from hopgraph.retrieval._legal import LegalRetriever
-from hopgraph.retrieval._legal_consolidate import consolidate as consolidate_document
-from hopgraph.retrieval._legal_consolidate import diff_consolidated, render_diff
-from hopgraph.retrieval._legal_eval import legal_systems
-from hopgraph.retrieval._legal_query import parse_as_of, parse_filters, prepare_question
-from hopgraph.retrieval._legal_types import LegalContext, RetrievalConfig
+from hopgraph.retrieval import (
+    DEFAULT_KS,
+    LegalContext,
+    LegalRetriever,
+    RetrievalConfig,
+    diff_consolidated,
+    evaluate,
+    legal_systems,
+    load_questions,
+    parse_as_of,
+    parse_filters,
+    prepare_question,
+    render_diff,
+)
+from hopgraph.retrieval import consolidate as consolidate_document
 from hopgraph.samples import mark_fictional
 
 

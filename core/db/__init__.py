@@ -1,4 +1,12 @@
-"""Database access: the query runner, connection helpers and the Neo4j runtimes."""
+"""Database access: the query runner, connection helpers and the Neo4j runtimes.
+
+``install_schema`` / ``describe_schema`` are imported on first use: they read the schema from
+the neomodel classes (:mod:`hopgraph.graph_models`), which a query path does not need.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from hopgraph.db._runner import (
     Neo4jRunner,
@@ -8,5 +16,33 @@ from hopgraph.db._runner import (
     connect,
     translate_errors,
 )
+from hopgraph.db._runtime import LocalInstance, free_port
+from hopgraph.db._servers import (
+    Connection,
+    docker_available,
+    docker_started,
+    ensure_server,
+    local_instance,
+    resolve_connection,
+    server_status,
+    start_server,
+    stop_server,
+)
 
-__all__ = ["Neo4jRunner", "QueryRunner", "ReadTransaction", "Record", "connect", "translate_errors"]
+if TYPE_CHECKING:
+    from hopgraph.db._schema_install import describe_schema, install_schema
+
+__all__ = [
+    "Connection", "LocalInstance", "Neo4jRunner", "QueryRunner", "ReadTransaction", "Record",
+    "connect", "describe_schema", "docker_available", "docker_started", "ensure_server",
+    "free_port", "install_schema", "local_instance", "resolve_connection", "server_status",
+    "start_server", "stop_server", "translate_errors",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in {"install_schema", "describe_schema"}:
+        from hopgraph.db import _schema_install
+
+        return getattr(_schema_install, name)
+    raise AttributeError(f"module 'hopgraph.db' has no attribute {name!r}")

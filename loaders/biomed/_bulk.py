@@ -24,9 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance
-from hopgraph.db._schema_install import install_schema
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, install_schema
 from hopgraph.errors import IngestError
 from hopgraph.graph_models import BioRel
 from hopgraph.loaders.biomed._embed import EmbedReport, embed_triplets

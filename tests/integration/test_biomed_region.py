@@ -65,7 +65,7 @@ def test_pipeline_and_cli_without_llm(sample: Neo4jRunner, neo4j_server: Server,
     assert [h.mode for h in empty.hops] == [Mode.LLM_GUESS] and empty.answer_source == "none"
 
     from hopgraph.cli import cli
-    monkeypatch.setattr("hopgraph.agents.biomed._cli.build_embedder", lambda *a, **k: BagEmbedder())
+    monkeypatch.setattr("hopgraph.cli._ask_bio.build_embedder", lambda *a, **k: BagEmbedder())
     result = CliRunner().invoke(cli, [
         "--uri", neo4j_server.uri, "ask-bio", "Which drug targets ABL1?",
         "--option", "A=Imatinib", "--option", "B=Metformin", "--json"],
@@ -93,7 +93,7 @@ def test_demo_two_hop_question_is_answered_by_the_join(sample: Neo4jRunner, neo4
     assert none.joined == [] and none.label == "unsupported"
 
     from hopgraph.cli import cli
-    monkeypatch.setattr("hopgraph.agents.biomed._cli.build_embedder", lambda *a, **k: BagEmbedder())
+    monkeypatch.setattr("hopgraph.cli._ask_bio.build_embedder", lambda *a, **k: BagEmbedder())
     result = CliRunner().invoke(cli, [
         "--uri", neo4j_server.uri, "ask-bio",
         "Which drug that targets ABL1 is used for chronic myeloid leukemia?"],

@@ -118,7 +118,7 @@ def test_cli_embeds_an_already_loaded_graph(runner: Neo4jRunner, neo4j_server: S
     assert _left_to_embed(runner, key) == plain.edges_after
 
     from hopgraph.cli import cli
-    monkeypatch.setattr("hopgraph.loaders.biomed._cli.embedder_from_settings",
+    monkeypatch.setattr("hopgraph.cli._load_primekg.embedder_from_settings",
                         lambda *a, **k: minilm)
     result = CliRunner().invoke(cli, ["--uri", neo4j_server.uri, "load", "primekg", "--sample",
                                       "--embed-triplets"],
