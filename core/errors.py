@@ -16,7 +16,8 @@ class ConfigError(HopgraphError):
 
 
 class QueryLoadError(HopgraphError):
-    """A .cypher file is malformed: missing header, undeclared or unused parameters."""
+    """A .cypher file is malformed (missing header, undeclared or unused parameters), or a query
+    is called against its header (wrong mode, missing parameter, value of the wrong type)."""
 
 
 class DatabaseError(HopgraphError):

@@ -19,22 +19,33 @@ run the same validity tracing). Fragments are not queries themselves; their lead
 describe them, and the including query declares every parameter they use.
 
 The registry is loaded once (:func:`load_registry`) and validated at load time: the header must
-name a purpose, a mode and the returned columns, and the ``$parameters`` used in the body (with
-its fragments) must be exactly the declared ones. Queries are addressed as ``"<area>/<name>"``.
+name a purpose, a mode and the returned columns, the ``$parameters`` used in the body (with
+its fragments) must be exactly the declared ones, and every declared type must be one of
+``string``, ``int``, ``float``, ``boolean``, ``date``, ``map``, ``any``, ``list<T>`` or ``T|null``.
+Queries are addressed as ``"<area>/<name>"``.
+
+Each call is checked against the header before it reaches the server
+(:meth:`QueryRegistry.check_params`): the parameter names, each value's type (a ``date`` is a
+``datetime.date``, never a string or a ``datetime``, which Cypher would compare with a date as
+null and so match nothing), and the mode the caller runs it in (``runner.read`` refuses a write
+query). The type checks are built once per query at load time, so a call costs a few
+microseconds (``tests/benchmarks/param_checks.py``).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import numbers
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
 from hopgraph.errors import QueryLoadError
 
-__all__ = ["CypherQuery", "QueryRegistry", "load_registry", "parse_query"]
+__all__ = ["CypherQuery", "Mode", "QueryRegistry", "load_registry", "parse_query", "type_check"]
 
 Mode = Literal["read", "write", "schema"]
 _MODES = ("read", "write", "schema")
@@ -46,6 +57,93 @@ _LITERAL_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|//[^\n
 _PARAM_USE = re.compile(r"\$(\w+)")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _INCLUDE = re.compile(r"^\s*//\s*include:\s*(\S+)\s*$")
+
+# A value check: None when the value fits, else what is wrong with it ("got str '2024-06-01'").
+Check = Callable[[object], str | None]
+
+
+def _got(value: object) -> str:
+    shown = repr(value)
+    return f"got {type(value).__name__} {shown[:60] + '…' if len(shown) > 60 else shown}"
+
+
+def _scalar(name: str, fits: Callable[[object], bool], hint: str = "",
+            exact: frozenset[type] = frozenset()) -> Check:
+    def check(value: object) -> str | None:
+        if type(value) in exact or fits(value):
+            return None
+        return f"{name} expected, {_got(value)}{hint}"
+    # the common exact types, for a list's one-pass check (an ABC isinstance per item costs
+    # about a microsecond: 384 floats of a query vector would cost a millisecond)
+    check.exact = exact  # type: ignore[attr-defined]
+    return check
+
+
+def _is_date(v: object) -> bool:
+    if isinstance(v, dt.date):
+        return not isinstance(v, dt.datetime)
+    return type(v).__name__ == "Date" and type(v).__module__.startswith("neo4j")
+
+
+_SCALARS: dict[str, Check] = {
+    "string": _scalar("string", lambda v: isinstance(v, str), exact=frozenset({str})),
+    "int": _scalar("int", lambda v: isinstance(v, numbers.Integral) and not isinstance(v, bool),
+                   exact=frozenset({int})),
+    "float": _scalar("float", lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool),
+                     exact=frozenset({float, int})),
+    "boolean": _scalar("boolean", lambda v: isinstance(v, bool), exact=frozenset({bool})),
+    "date": _scalar("date", _is_date,
+                    " (pass a datetime.date: Cypher compares a string or a datetime with a date "
+                    "as null, and the query would silently match nothing)",
+                    exact=frozenset({dt.date})),
+    "map": _scalar("map", lambda v: isinstance(v, Mapping), exact=frozenset({dict})),
+    "any": lambda v: None,
+}
+_SCALARS["bool"] = _SCALARS["boolean"]
+_LIST = re.compile(r"^list\s*<\s*(.+)\s*>$")
+
+
+def type_check(declared: str) -> Check | None:
+    """The value check of a declared parameter type, or None when the type is not known."""
+    alternatives = [a.strip() for a in declared.split("|")]
+    nullable = "null" in alternatives
+    alternatives = [a for a in alternatives if a != "null"]
+    if len(alternatives) != 1:
+        return None
+    inner = alternatives[0]
+    listed = _LIST.match(inner)
+    if listed is not None:
+        element = type_check(listed.group(1))
+        if element is None:
+            return None
+        base = _list_check(inner, element)
+    else:
+        scalar = _SCALARS.get(inner)
+        if scalar is None:
+            return None
+        base = scalar
+    if not nullable:
+        return base
+
+    def check(value: object) -> str | None:
+        return None if value is None else base(value)
+    return check
+
+
+def _list_check(declared: str, element: Check) -> Check:
+    exact: frozenset[type] = getattr(element, "exact", frozenset())
+
+    def check(value: object) -> str | None:
+        if not isinstance(value, list | tuple):
+            return f"{declared} expected, {_got(value)}"
+        if exact and exact.issuperset(map(type, value)):
+            return None
+        for i, item in enumerate(value):
+            problem = element(item)
+            if problem is not None:
+                return f"{declared} expected, item {i}: {problem}"
+        return None
+    return check
 
 
 @dataclass(frozen=True)
@@ -59,6 +157,21 @@ class CypherQuery:
     params: Mapping[str, str]
     returns: tuple[str, ...]
     plain_rows: bool = False
+    # (name, check) per declared parameter, built once from ``params`` when the query loads
+    checks: tuple[tuple[str, Check], ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.checks or not self.params:
+            return
+        checks = []
+        for name, declared in self.params.items():
+            check = type_check(declared)
+            if check is None:
+                raise QueryLoadError(
+                    f"{self.key}.cypher: parameter {name} has unknown type {declared!r} (use "
+                    f"string, int, float, boolean, date, map, any, list<T>, T|null)")
+            checks.append((name, check))
+        object.__setattr__(self, "checks", tuple(checks))
 
 
 def parse_query(key: str, source: str, fragments: Mapping[str, str] | None = None) -> CypherQuery:
@@ -161,13 +274,30 @@ class QueryRegistry(Mapping[str, CypherQuery]):
     def __len__(self) -> int:
         return len(self._queries)
 
-    def check_params(self, key: str, params: Mapping[str, object]) -> None:
-        """Raise QueryLoadError when ``params`` do not match the declared parameters."""
+    def check_params(self, key: str, params: Mapping[str, object],
+                     modes: tuple[Mode, ...] | None = None) -> CypherQuery:
+        """The query ``key`` once ``params`` fit its header, and its mode is one of ``modes``
+        (any mode when None).
+
+        Raises:
+            QueryLoadError: no such query, a wrong mode, a missing or unexpected parameter, or
+                a value of the wrong type; the message names the query and the parameter.
+        """
         query = self[key]
-        missing = sorted(query.params.keys() - params.keys())
-        extra = sorted(params.keys() - query.params.keys())
-        if missing or extra:
+        if modes is not None and query.mode not in modes:
+            raise QueryLoadError(
+                f"{key}: its header says '// mode: {query.mode}'; it cannot run as "
+                f"{' or '.join(modes)}" + (" (use runner.write)" if query.mode == "write" else ""))
+        if params.keys() != query.params.keys():
+            missing = sorted(query.params.keys() - params.keys())
+            extra = sorted(params.keys() - query.params.keys())
             raise QueryLoadError(f"{key}: missing parameters {missing}, unexpected {extra}")
+        for name, check in query.checks:
+            problem = check(params[name])
+            if problem is not None:
+                raise QueryLoadError(
+                    f"{key}: parameter {name} ({query.params[name]}): {problem}")
+        return query
 
 
 @lru_cache(maxsize=1)

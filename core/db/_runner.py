@@ -24,12 +24,16 @@ from neo4j.exceptions import (
     SessionExpired,
 )
 
-from hopgraph.cypher import CypherQuery, QueryRegistry, load_registry
+from hopgraph.cypher import CypherQuery, Mode, QueryRegistry, load_registry
 from hopgraph.errors import AuthenticationFailed, DatabaseError, DatabaseUnavailable
 from hopgraph.settings import DEFAULT_QUERY_TIMEOUT_S
 
 Record = dict[str, Any]
 T = TypeVar("T")
+# What each entry point runs: a read may not write; a write transaction may read, but never
+# change the schema (a schema change cannot share a transaction with data writes).
+READ_MODES: tuple[Mode, ...] = ("read",)
+WRITE_MODES: tuple[Mode, ...] = ("read", "write")
 
 
 class ReadTransaction(Protocol):
@@ -85,13 +89,20 @@ class Neo4jRunner:
         self.timeout_s = timeout_s
         self.registry = registry or load_registry()
 
-    def _query(self, key: str, params: Mapping[str, Any]) -> Query:
-        self.registry.check_params(key, params)
-        text = self.registry[key].text
+    def _query(self, key: str, params: Mapping[str, Any],
+               modes: tuple[Mode, ...] = WRITE_MODES) -> Query:
+        text = self.registry.check_params(key, params, modes).text
         return Query(text, metadata={"query": key}, timeout=self.timeout_s)
 
     def read(self, key: str, **params: Any) -> list[Record]:
-        query = self._query(key, params)
+        """Run a registered read query; return its rows as dicts.
+
+        Raises:
+            QueryLoadError: the header says write or schema, or ``params`` do not fit it
+                (names and types), before anything reaches the server.
+            DatabaseError: the server refused or failed the query.
+        """
+        query = self._query(key, params, READ_MODES)
         with translate_errors(key):
             records, _, _ = self.driver.execute_query(
                 query, params, database_=self.database, routing_=RoutingControl.READ
@@ -99,7 +110,14 @@ class Neo4jRunner:
         return _rows(self.registry[key], records)
 
     def write(self, key: str, **params: Any) -> list[Record]:
-        query = self._query(key, params)
+        """Run a registered read or write query in its own write transaction; return its rows.
+
+        Raises:
+            QueryLoadError: the header says schema (schema changes go through ``run_admin``),
+                or ``params`` do not fit it.
+            DatabaseError: the server refused or failed the query.
+        """
+        query = self._query(key, params, WRITE_MODES)
         with translate_errors(key):
             records, _, _ = self.driver.execute_query(
                 query, params, database_=self.database, routing_=RoutingControl.WRITE
@@ -109,9 +127,8 @@ class Neo4jRunner:
     def write_transaction(
         self, steps: Sequence[tuple[str, Mapping[str, Any]]]
     ) -> list[list[Record]]:
-        for key, params in steps:
-            self.registry.check_params(key, params)
-        queries = [(self.registry[key].text, dict(params)) for key, params in steps]
+        queries = [(self.registry.check_params(key, params, WRITE_MODES).text, dict(params))
+                   for key, params in steps]
 
         @neo4j.unit_of_work(timeout=self.timeout_s, metadata={"query": steps[0][0] if steps else ""})
         def work(tx: neo4j.ManagedTransaction) -> list[list[Record]]:
@@ -161,9 +178,8 @@ class _TxReader:
         self._key = key
 
     def read(self, key: str, **params: Any) -> list[Record]:
-        self._runner.registry.check_params(key, params)
+        query = self._runner.registry.check_params(key, params, READ_MODES)
         self._key[0] = key
-        query = self._runner.registry[key]
         return _rows(query, self._tx.run(query.text, params))
 
 

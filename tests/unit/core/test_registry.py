@@ -112,3 +112,93 @@ def test_runner_takes_the_settings_default_timeout() -> None:
     runner = Neo4jRunner(object(), database="neo4j")  # type: ignore[arg-type]  # no call made
     assert runner.timeout_s == DEFAULT_QUERY_TIMEOUT_S
     assert runner._query("admin/count_nodes", {}).timeout == DEFAULT_QUERY_TIMEOUT_S
+
+
+class _NoServer:
+    """A driver that must not be reached: the checks refuse the call before the server."""
+
+    def execute_query(self, *args: object, **kwargs: object) -> object:
+        raise AssertionError("the call reached the driver")
+
+    def session(self, *args: object, **kwargs: object) -> object:
+        raise AssertionError("the call reached the driver")
+
+
+def test_runner_read_refuses_a_write_query_before_the_server() -> None:
+    from hopgraph.db import Neo4jRunner
+
+    runner = Neo4jRunner(_NoServer(), database="neo4j")  # type: ignore[arg-type]
+    with pytest.raises(QueryLoadError, match=r"legal/derive_unit_validity: its header says "
+                                             r"'// mode: write'; it cannot run as read \(use runner.write\)"):
+        runner.read("legal/derive_unit_validity")
+
+
+def test_runner_write_refuses_a_schema_query() -> None:
+    from hopgraph.cypher import QueryRegistry
+    from hopgraph.db import Neo4jRunner
+
+    schema = parse_query("admin/create_index", "// purpose: p.\n// mode: schema\n// returns: -\n"
+                                               "CREATE INDEX x IF NOT EXISTS FOR (n:X) ON (n.a)")
+    runner = Neo4jRunner(_NoServer(), database="neo4j",  # type: ignore[arg-type]
+                         registry=QueryRegistry({"admin/create_index": schema}))
+    with pytest.raises(QueryLoadError, match="'// mode: schema'; it cannot run as read or write"):
+        runner.write("admin/create_index")
+    with pytest.raises(QueryLoadError, match="cannot run as read or write"):
+        runner.write_transaction([("admin/create_index", {})])
+
+
+def test_runner_checks_parameter_types_naming_query_and_parameter() -> None:
+    from datetime import date, datetime
+
+    from hopgraph.db import Neo4jRunner
+
+    runner = Neo4jRunner(_NoServer(), database="neo4j")  # type: ignore[arg-type]
+    with pytest.raises(QueryLoadError) as bad_date:
+        runner.read("legal/get_text_as_of", ids=["x"], as_of="abc")
+    message = str(bad_date.value)
+    assert message.startswith("legal/get_text_as_of: parameter as_of (date): date expected, "
+                              "got str 'abc' (pass a datetime.date")
+    with pytest.raises(QueryLoadError, match=r"parameter as_of \(date\): date expected, got datetime"):
+        runner.read("legal/get_text_as_of", ids=["x"], as_of=datetime(2024, 1, 1))
+    with pytest.raises(QueryLoadError, match=r"parameter ids \(list<string>\): list<string> "
+                                             r"expected, item 0: string expected, got int 5"):
+        runner.read("legal/get_text_as_of", ids=[5], as_of=date(2024, 1, 1))
+    with pytest.raises(QueryLoadError, match=r"parameter rows \(list<map>\): list<map> expected, "
+                                             r"item 1: map expected, got str 'x'"):
+        runner.write("legal/upsert_documents", rows=[{"id": "a", "props": {}}, "x"])
+
+
+@pytest.mark.parametrize(("declared", "good", "bad"), [
+    ("string", ["", "a"], [None, 1, b"a"]),
+    ("int", [0, -3, 10**12], [True, 1.5, "1", None]),
+    ("float", [0.5, 1, float("inf")], [True, "0.5", None]),
+    ("boolean", [True, False], [0, 1, "true", None]),
+    ("bool", [True], [0]),
+    ("date", [__import__("datetime").date(2024, 6, 1)],
+     ["2024-06-01", __import__("datetime").datetime(2024, 6, 1), None]),
+    ("map", [{}, {"a": 1}], [[], "a", None]),
+    ("list<string>", [[], [""], ("a", "b")], ["ab", [1], None]),
+    ("list<float>", [[0.1, 2]], [[0.1, "x"], [None]]),
+    ("list<map>", [[{"a": 1}]], [[[]]]),
+    ("list<list<float>>", [[[0.1], []]], [[0.1]]),
+    ("string|null", ["a", None], [1]),
+    ("any", [None, 1, "x", [{}]], []),
+])
+def test_declared_types_accept_and_refuse(declared: str, good: list[object],
+                                          bad: list[object]) -> None:
+    from hopgraph.cypher import type_check
+
+    check = type_check(declared)
+    assert check is not None
+    assert [v for v in good if check(v) is not None] == []
+    assert [v for v in bad if check(v) is None] == []
+
+
+def test_unknown_declared_type_is_a_load_error() -> None:
+    with pytest.raises(QueryLoadError, match="parameter ids has unknown type 'list<strng>'"):
+        parse_query("legal/find_units", GOOD.replace("list<string>", "list<strng>"))
+
+
+def test_every_shipped_parameter_type_is_known() -> None:
+    registry = load_registry()
+    assert all(len(q.checks) == len(q.params) for q in registry.values())
