@@ -188,3 +188,18 @@ class DefinedTerm(StructuredNode):
     key = StringProperty(index=True, required=True)
     term = StringProperty()
     doc_id = StringProperty()
+
+
+class LoadState(StructuredNode):
+    """Whether the last legal load finished: one node, ``id`` ``'legal'``.
+
+    A load sets ``started_at`` (and clears ``finished_at``) before it writes its first document;
+    the transaction of the derive steps (validity, defined terms, re-homing) sets
+    ``finished_at``. A load killed in between leaves ``finished_at`` null: the next load derives
+    first, and ``hopgraph db repair`` derives now (``legal/get_load_state``).
+    """
+
+    uid = StringProperty(unique_index=True, required=True, db_property="id")
+    documents = IntegerProperty()  # documents the load set out to write
+    # started_at, finished_at: Neo4j datetimes written by the queries (datetime()), not by
+    # neomodel, whose DateTimeProperty stores a float

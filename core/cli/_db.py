@@ -1,4 +1,5 @@
-"""``hopgraph db start | stop | status | init | clear | remove-document | remove-samples``."""
+"""``hopgraph db start | stop | status | init | clear | remove-document | remove-samples |
+repair``."""
 
 from __future__ import annotations
 
@@ -110,3 +111,14 @@ def remove_samples(ctx: click.Context) -> None:
 
     with open_runner(settings_of(ctx)) as (runner, _):
         click.echo(remove(runner).summary())
+
+
+@db.command()
+@click.pass_context
+def repair(ctx: click.Context) -> None:
+    """Run the legal derive steps now (validity, defined terms, re-homing), as after a load;
+    for a graph left by a load stopped between its documents and its derive steps."""
+    from hopgraph.loaders.legal import repair as repair_legal
+
+    with open_runner(settings_of(ctx)) as (runner, _):
+        click.echo(repair_legal(runner).summary())

@@ -8,6 +8,11 @@ Each document's transaction first takes out what an earlier load of it wrote
 document id are refused (both named) unless the later is asked to replace the earlier. After the
 documents, one transaction derives ``valid_to`` and ``status`` from the events in the whole graph,
 so the final graph does not depend on load order.
+
+A load records in the graph that it started (``legal/mark_load_started``, before its first
+document) and the derive transaction that it finished (``legal/mark_load_finished``). A load
+killed in between leaves the graph un-derived: the next load derives first
+(``LoadReport.repaired``), and :func:`repair` (``hopgraph db repair``) derives at once.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,6 +62,7 @@ class LoadReport:
     derive_s: float = 0.0
     embedded: int = 0
     aborted: str | None = None  # why the load stopped before its end (the server went away)
+    repaired: str | None = None  # the previous load had not finished: derived before this one
 
     @property
     def placeholders(self) -> dict[str, int]:
@@ -66,6 +72,8 @@ class LoadReport:
         """A human-readable report (the CLI prints it)."""
         lines = [f"files: {self.files}, documents loaded: {len(self.documents)}, "
                  f"skipped: {len(self.skipped)}"]
+        if self.repaired:
+            lines.append(f"REPAIRED first: {self.repaired}")
         if self.aborted:
             lines.append(f"STOPPED: {self.aborted}")
             lines.append("committed before the stop: " + (", ".join(self.documents) or "none"))
@@ -280,6 +288,13 @@ def load_legal(
         raise ValueError("batch_size must be at least 1")
     report = LoadReport()
     t0 = time.perf_counter()
+    previous = load_state(runner)
+    if previous.unfinished:
+        # the graph holds documents the derive steps never saw; deriving now makes it right
+        # even if this load dies too
+        derive(runner)
+        report.repaired = (f"the previous load ({previous.describe()}) did not finish; its "
+                           f"documents were derived (validity, defined terms, re-homing)")
     known = [(r["id"], r["title"], _as_date(r["issue_date"]))
              for r in runner.read("legal/list_document_names")]
     # names codifications already in the graph give beside a number (a later run of the
@@ -315,6 +330,8 @@ def load_legal(
 
         bar = tqdm(total=len(plans), desc="legal documents", unit="doc")
     t2 = time.perf_counter()
+    if plans:
+        runner.write_transaction([("legal/mark_load_started", {"documents": len(plans)})])
     for doc, plan in plans:
         try:
             # what an earlier load of this document wrote goes first, in the same transaction
@@ -361,8 +378,81 @@ def _as_date(value: object) -> date | None:
 
 
 def derive(runner: QueryRunner) -> None:
-    """Post-load steps that depend on the whole graph (inserted units, validity, status)."""
-    runner.write_transaction([(key, {}) for key in DERIVE_STEPS])
+    """Post-load steps that depend on the whole graph (inserted units, validity, status), and
+    the mark that the load finished, in one transaction."""
+    runner.write_transaction([(key, {}) for key in (*DERIVE_STEPS, "legal/mark_load_finished")])
+
+
+@dataclass(frozen=True)
+class LoadRecord:
+    """What the graph records of the last legal load (``legal/get_load_state``)."""
+
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    documents: int | None = None
+    unfinished: bool = False
+
+    def describe(self) -> str:
+        """One phrase: when the last load started and whether it finished."""
+        if self.started_at is None and self.finished_at is None:
+            return "no load recorded"
+        started = _stamp(self.started_at)
+        if self.unfinished:
+            return (f"started {started} to write {self.documents} documents, never finished"
+                    if self.documents is not None else f"started {started}, never finished")
+        return f"started {started}, finished {_stamp(self.finished_at)}"
+
+
+def _stamp(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d %H:%M:%S UTC") if value is not None else "at an unknown time"
+
+
+def load_state(runner: QueryRunner) -> LoadRecord:
+    """The graph's record of the last legal load."""
+    rows = runner.read("legal/get_load_state")
+    if not rows:
+        return LoadRecord()
+    row = rows[0]
+    return LoadRecord(started_at=_as_datetime(row.get("started_at")),
+                     finished_at=_as_datetime(row.get("finished_at")),
+                     documents=row.get("documents"), unfinished=bool(row.get("unfinished")))
+
+
+def _as_datetime(value: object) -> datetime | None:
+    to_native = getattr(value, "to_native", None)
+    native = to_native() if callable(to_native) else value
+    return native if isinstance(native, datetime) else None
+
+
+@dataclass(frozen=True)
+class RepairReport:
+    """What :func:`repair` found and did."""
+
+    before: LoadRecord
+    derive_s: float
+    graph: dict[str, dict[str, int]]
+
+    def summary(self) -> str:
+        """One line for the CLI."""
+        cause = ("the last legal load did not finish (" + self.before.describe() + ")"
+                 if self.before.unfinished else
+                 "the last legal load had finished (" + self.before.describe() + ")")
+        units = sum(self.graph.get("units", {}).values())
+        return (f"{cause}: derived validity, document status, defined terms, inserted units and "
+                f"re-homed title placeholders over the whole graph ({units} units) in "
+                f"{self.derive_s:.1f}s; the load is marked finished")
+
+
+def repair(runner: QueryRunner) -> RepairReport:
+    """Run the derive steps now (what a load does after its documents) and mark the load
+    finished; for a graph left by a load killed between its documents and its derive steps.
+    Safe on any graph: the steps are derived from the whole graph, so running them again
+    changes nothing on a finished one."""
+    before = load_state(runner)
+    started = time.perf_counter()
+    derive(runner)
+    return RepairReport(before=before, derive_s=time.perf_counter() - started,
+                        graph=graph_counts(runner))
 
 
 def graph_counts(runner: QueryRunner) -> dict[str, dict[str, int]]:
