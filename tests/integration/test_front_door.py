@@ -28,6 +28,9 @@ def test_legal_through_the_front_door(runner: Neo4jRunner, schema_installed: Ser
         ctx = hg.legal.retrieve(QUESTION, as_of="2024-06-01", k=3)
         assert ctx.items and ctx.items[0].role == "seed"
         assert any("12/2016/NĐ-MAU" in it.citation for it in ctx.items)
+        evidence = ctx.to_evidence()  # the shared shape: one per item, same order
+        assert [e.id for e in evidence] == [it.node_id for it in ctx.items]
+        assert all(e.text and e.domain == "legal" and e.validity is not None for e in evidence)
         traced = hg.legal.trace([ctx.items[0].node_id], as_of="2024-06-01")
         assert ctx.items[0].node_id in {it.node_id for it in traced.items}
         answer = hg.legal.ask(QUESTION, as_of="2024-06-01")
@@ -49,6 +52,10 @@ def test_injected_driver_stays_open(runner: Neo4jRunner, schema_installed: Serve
         answer = hg.biomed.ask("Which drug that targets ABL1 is used for chronic myeloid "
                                "leukemia?")
         assert answer.joined and {"Imatinib", "Dasatinib"} & {j.name for j in answer.joined}
+        evidence = answer.to_evidence()
+        assert evidence and all(e.id and e.text and e.domain == "biomed" for e in evidence)
+        assert {j.id for j in answer.joined} <= {e.id for e in evidence if e.role == "joined"}
+        assert any(e.role == "triplet" and "ABL1" in e.text for e in evidence)
     schema_installed.driver.verify_connectivity()  # not closed by the Hopgraph
 
 
@@ -60,3 +67,6 @@ def test_sentences_by_uri(runner: Neo4jRunner, schema_installed: Server) -> None
         result = hg.sentences.retrieve("In which area did the designer of the Analytical "
                                        "Engine die?")
         assert "sample-charles-babbage#s3" in {e.id for e in result.evidence}
+        evidence = result.to_evidence()
+        assert "sample-charles-babbage#s3" in {e.id for e in evidence}
+        assert all(e.text and e.provenance for e in evidence)
