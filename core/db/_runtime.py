@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import shlex
 import shutil
@@ -25,9 +26,11 @@ import socket
 import stat
 import string
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -80,13 +83,24 @@ def neo4j_home(cache_root: Path) -> Path:
     return cache_root / f"neo4j-{NEO4J_VERSION}-gds{GDS_VERSION}" / "neo4j-home"
 
 
-def assemble(cache_root: Path, *, quiet: bool = True, pom: Path | None = None) -> Path:
+def _stderr_line(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def assemble(cache_root: Path, *, quiet: bool = True, pom: Path | None = None,
+             progress: Callable[[str], None] | None = _stderr_line) -> Path:
     """Assemble NEO4J_HOME from Maven Central once; later calls return the cached home.
+
+    The first assembly downloads Neo4j, APOC, GDS and the Browser (about 1.5 minutes on a
+    2-core machine): ``progress`` receives a line saying so, then a line every
+    ``PROGRESS_EVERY_S`` seconds with the artifacts and bytes Maven has fetched, then the time
+    it took.
 
     Args:
         cache_root: where assembled homes are cached.
-        quiet: pass ``-q`` to Maven.
+        quiet: keep Maven's own log out of ``progress`` (its transfers are still counted).
         pom: a packaging pom to use instead of the shipped one (tests, pinned forks).
+        progress: where the progress lines go (standard error by default; None: nowhere).
 
     Raises:
         RuntimeSetupError: Java or Maven is missing, or an artifact cannot be resolved.
@@ -98,18 +112,23 @@ def assemble(cache_root: Path, *, quiet: bool = True, pom: Path | None = None) -
     _require_tool("mvn", "install Apache Maven (e.g. apt-get install maven)")
     home.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix="neo4j-home-", dir=home.parent))
+    say = progress or (lambda message: None)
+    say(f"assembling Neo4j {NEO4J_VERSION} with APOC, GDS {GDS_VERSION} and Browser "
+        f"{BROWSER_VERSION} from Maven Central into {home} (first start only; Maven log "
+        f"streams below)")
+    started = time.monotonic()
     shipped = resources.files("hopgraph.docker").joinpath("neo4j-runtime/pom.xml")
     with resources.as_file(shipped) as shipped_path:
         pom_path = pom or shipped_path
+        # -B without -q: Maven logs every transfer ("Downloaded from central: … (12 kB at …)"),
+        # which is the progress to show
         cmd = ["mvn", "-B", "-f", str(pom_path), f"-Dhome.dir={staging}",
                f"-Dproject.build.directory={staging / 'build'}", "package"]
-        if quiet:
-            cmd.insert(1, "-q")
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
+        returncode, output = _run_maven(cmd, say, quiet=quiet)
+    if returncode != 0:
         shutil.rmtree(staging, ignore_errors=True)
-        missing = [ln for ln in proc.stdout.splitlines() if "Could not" in ln or "ERROR" in ln]
-        detail = missing[0] if missing else proc.stdout[-400:]
+        missing = [ln for ln in output if "Could not" in ln or "ERROR" in ln]
+        detail = missing[0] if missing else "\n".join(output)[-400:]
         raise RuntimeSetupError(
             f"Maven could not assemble Neo4j {NEO4J_VERSION}: {detail.strip()} "
             "(check network access to Maven Central and the versions pinned in "
@@ -121,7 +140,42 @@ def assemble(cache_root: Path, *, quiet: bool = True, pom: Path | None = None) -
         shutil.rmtree(home)
     staging.rename(home)
     (home / ".complete").write_text(f"{NEO4J_VERSION} {GDS_VERSION} {BROWSER_VERSION}\n")
+    say(f"Neo4j assembled in {time.monotonic() - started:.0f}s")
     return home
+
+
+_TRANSFER = re.compile(r"^(?:\[INFO\] )?Downloaded from \S+: \S+ \((\d+(?:\.\d+)?) (B|kB|MB|GB)")
+_UNITS = {"B": 1, "kB": 1_000, "MB": 1_000_000, "GB": 1_000_000_000}
+PROGRESS_EVERY_S = 5.0
+MAVEN_TAIL_LINES = 200
+
+
+def _run_maven(cmd: list[str], say: Callable[[str], None], *, quiet: bool
+               ) -> tuple[int, list[str]]:
+    """Run Maven, counting its transfers into a progress line every ``PROGRESS_EVERY_S``;
+    returns its exit status and the last ``MAVEN_TAIL_LINES`` lines of its log."""
+    tail: deque[str] = deque(maxlen=MAVEN_TAIL_LINES)
+    artifacts, size = 0, 0.0
+    last = time.monotonic()
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          bufsize=1) as proc:
+        assert proc.stdout is not None
+        for raw in proc.stdout:
+            line = raw.rstrip("\n")
+            tail.append(line)
+            transfer = _TRANSFER.match(line)
+            if transfer is not None:
+                artifacts += 1
+                size += float(transfer.group(1)) * _UNITS[transfer.group(2)]
+            elif not quiet and line.strip():
+                say(f"  maven: {line}")
+            if time.monotonic() - last >= PROGRESS_EVERY_S:
+                last = time.monotonic()
+                say(f"  maven: {artifacts} files downloaded ({size / 1e6:.1f} MB)")
+        returncode = proc.wait()
+    if artifacts:
+        say(f"  maven: {artifacts} files downloaded ({size / 1e6:.1f} MB) in all")
+    return returncode, list(tail)
 
 
 def _require_tool(name: str, hint: str) -> None:
