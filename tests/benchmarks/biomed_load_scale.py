@@ -36,11 +36,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
-from hopgraph.loaders.biomed import load_primekg
-from hopgraph.loaders.biomed._bulk import bulk_import_primekg
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.loaders.biomed import bulk_import_primekg, load_primekg
 from hopgraph.retrieval._biomed import (
     Domain,
     collect_candidates,
@@ -143,7 +140,7 @@ def time_queries(runner: Neo4jRunner, seeds: list[list[str]], repeats: int = 3) 
 
 def region_mmr(runner: Neo4jRunner, seeds: list[list[str]], rounds: int = 3) -> dict[str, object]:
     """Store the candidates' vectors, then time region construction against the plain one-hop."""
-    from hopgraph.agents._embedders import build_embedder
+    from hopgraph.agents import build_embedder
 
     embedder = build_embedder("all-MiniLM-L6-v2")
     key = triplet_embedding_key(embedder)

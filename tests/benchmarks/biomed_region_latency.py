@@ -47,14 +47,10 @@ from typing import Any
 
 import numpy as np
 
-from hopgraph.agents._embedders import SentenceTransformerEmbedder, build_embedder
-from hopgraph.agents.biomed._build import build_nlp
+from hopgraph.agents import SentenceTransformerEmbedder, build_embedder
+from hopgraph.agents.biomed import EntityLinker, Regram, build_nlp
 from hopgraph.agents.biomed._eval import load_questions
-from hopgraph.agents.biomed._linking import EntityLinker
-from hopgraph.agents.biomed._reasoner import Regram
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.biomed import embed_triplets, load_primekg
 from hopgraph.retrieval._biomed import (
     Domain,

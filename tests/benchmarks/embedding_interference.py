@@ -36,14 +36,12 @@ from typing import Any
 
 import numpy as np
 
-from hopgraph.agents._embedders import SentenceTransformerEmbedder
+from hopgraph.agents import SentenceTransformerEmbedder
+from hopgraph.agents.biomed import EntityLinker
 from hopgraph.agents.biomed._eval import load_questions
-from hopgraph.agents.biomed._linking import EntityLinker
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.biomed import load_primekg
-from hopgraph.retrieval._biomed import Domain, relation_weights
+from hopgraph.retrieval import Domain, relation_weights
 from tests.benchmarks.biomed_region_latency import uptime
 
 RESULTS = Path(__file__).parent / "results"

@@ -38,8 +38,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hopgraph.loaders.legal import ParsedDocument, normalise_doc_number, parse_inputs
-from hopgraph.loaders.legal._formats import expand_paths
+from hopgraph.loaders.legal import ParsedDocument, expand_paths, normalise_doc_number, parse_inputs
 from hopgraph.loaders.legal._ids import roman_to_int
 from hopgraph.loaders.legal._loader import collect_names
 
@@ -275,9 +274,7 @@ def run_graph(tiers: set[str]) -> dict[str, Any]:
     score the edges the graph holds; also the load time per document."""
     import tempfile
 
-    from hopgraph.db import Neo4jRunner, connect
-    from hopgraph.db._runtime import LocalInstance, free_port
-    from hopgraph.db._schema_install import install_schema
+    from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
     from hopgraph.loaders.legal import load_legal
 
     pairs = [p for p in json.loads((AMEND / "pairs.json").read_text(encoding="utf-8"))["pairs"]

@@ -21,9 +21,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.legal import ParsedDocument, load_legal, read_file
 from hopgraph.loaders.legal._loader import collect_names
 

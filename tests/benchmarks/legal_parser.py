@@ -23,8 +23,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hopgraph.loaders.legal import ParsedDocument, read_file
-from hopgraph.loaders.legal._formats import expand_paths
+from hopgraph.loaders.legal import ParsedDocument, expand_paths, read_file
 from hopgraph.loaders.legal._loader import collect_names
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"

@@ -24,9 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.legal import load_legal
 from hopgraph.retrieval import LegalRetriever
 from hopgraph.settings import default_home

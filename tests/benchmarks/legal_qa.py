@@ -35,9 +35,7 @@ from hopgraph.agents.legal._eval import (
     render_markdown,
     run_ablations,
 )
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 from hopgraph.settings import DEFAULT_EMBEDDING_DIM, default_home
 

@@ -74,9 +74,7 @@ from hopgraph.agents.legal._qa_articles import (
     article_of,
     read_qa_articles,
 )
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal, parse_inputs, plan_document
 from hopgraph.loaders.legal._loader import collect_names
 from hopgraph.settings import DEFAULT_EMBEDDING_DIM, default_home

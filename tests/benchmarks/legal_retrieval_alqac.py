@@ -36,12 +36,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from hopgraph.agents import Embedder, build_embedder
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
-from hopgraph.retrieval import LegalRetriever, RetrievalConfig
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.retrieval import LegalRetriever, RetrievalConfig, legal_systems
 from hopgraph.retrieval._eval import EvalQuestion, EvalReport, System, evaluate, percentile
-from hopgraph.retrieval._legal_eval import legal_systems
 from hopgraph.retrieval._legal_query import segment
 from hopgraph.retrieval._legal_types import (
     DEFAULT_BODY_WEIGHT,

@@ -22,9 +22,8 @@ import time
 from dataclasses import replace
 
 from hopgraph.agents import build_embedder
-from hopgraph.retrieval import LegalRetriever, RetrievalConfig
+from hopgraph.retrieval import LegalRetriever, RetrievalConfig, legal_systems
 from hopgraph.retrieval._eval import System, evaluate
-from hopgraph.retrieval._legal_eval import legal_systems
 from hopgraph.settings import default_home
 from tests.benchmarks.legal_retrieval_alqac import (
     AS_OF,

@@ -41,9 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
 from hopgraph.retrieval._eval import percentile
 from hopgraph.retrieval._legal_types import DEFAULT_BODY_WEIGHT
@@ -306,9 +304,8 @@ def measure(runner: Neo4jRunner, n_queries: int, seed: int = 11) -> dict[str, An
 def profile(driver: Any, runner: Neo4jRunner, worst: tuple[float, str, list[float], list[str]]
             ) -> str:
     """PROFILE the slowest full retrieval's query; return the plan as text."""
+    from hopgraph.retrieval import RetrievalFilters, prepare_question
     from hopgraph.retrieval._legal import rerank_params, search_params, trace_params
-    from hopgraph.retrieval._legal_query import prepare_question
-    from hopgraph.retrieval._legal_types import RetrievalFilters
 
     _, q, vector, _seeds = worst
     prepared = prepare_question(q)

@@ -44,15 +44,13 @@ from pydantic import BaseModel, ValidationError
 
 from hopgraph.agents import ChatResult, OpenAIChatModel, Usage, parse_json_reply
 from hopgraph.agents._llm_server import BUNDLED_MODEL_FILE, DEFAULT_ALIAS, wait_until_ready
+from hopgraph.agents.legal import Answer
 from hopgraph.agents.legal._eval import QAQuestion, _Judge, judge, load_questions
 from hopgraph.agents.legal._interpreter import Interpreter, _RouteReply
 from hopgraph.agents.legal._reflective import ReflectiveLoop, _Grade
-from hopgraph.agents.legal._types import Answer
-from hopgraph.db._runtime import free_port
+from hopgraph.db import free_port
 from hopgraph.errors import LLMError
-from hopgraph.loaders.legal import SAMPLES_DIR
-from hopgraph.loaders.legal._formats import read_file
-from hopgraph.loaders.legal._model import ParsedDocument
+from hopgraph.loaders.legal import SAMPLES_DIR, ParsedDocument, read_file
 from hopgraph.retrieval import ContextItem, Provenance
 
 HERE = Path(__file__).resolve().parent

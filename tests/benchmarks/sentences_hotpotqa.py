@@ -26,11 +26,14 @@ from statistics import mean
 from typing import Any
 
 from hopgraph.agents import OpenAIChatModel, build_embedder
-from hopgraph.agents.sentences import SentenceReasoner, SentenceRetrievalConfig
-from hopgraph.agents.sentences._eval import evaluate, format_table, read_questions
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
+from hopgraph.agents.sentences import (
+    SentenceReasoner,
+    SentenceRetrievalConfig,
+    evaluate,
+    format_table,
+    read_questions,
+)
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.errors import HopgraphError
 from hopgraph.loaders.sentences import LoadReport, SpacyTagger, load_passages, read_corpus
 
@@ -139,7 +142,7 @@ def paired_intervals(results: list[Any], questions: list[Any], *, resamples: int
 def run_llm_parts(runner: Neo4jRunner, embedder: Any, tagger: Any, passages: list[Any],
                   questions: list[Any], args: argparse.Namespace) -> dict[str, Any]:
     try:
-        from hopgraph.agents._llm_server import LocalLLMServer
+        from hopgraph.agents import LocalLLMServer
         server = LocalLLMServer(port=free_port(), threads=2, verbosity=0).start()
     except (HopgraphError, ImportError) as e:
         return {"measured": False, "why": f"no local LLM: {e}"}

@@ -17,10 +17,14 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
-from hopgraph.db._servers import docker_available
+from hopgraph.db import (
+    LocalInstance,
+    Neo4jRunner,
+    connect,
+    docker_available,
+    free_port,
+    install_schema,
+)
 from hopgraph.settings import DEFAULT_EMBEDDING_DIM, default_home
 
 TEST_DATABASE = "neo4j"

@@ -10,11 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from hopgraph.cli import cli
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port
 from hopgraph.errors import IngestError
-from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, load_primekg
-from hopgraph.loaders.biomed._bulk import bulk_import_primekg
+from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, bulk_import_primekg, load_primekg
 
 from .conftest import Server
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from hopgraph.agents.biomed import EntityLinker, GraphVerifier, Hypothesis, Mode, Regram, Reviewer
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, load_primekg
-from hopgraph.retrieval._biomed import Domain, collect_candidates, relation_weights
+from hopgraph.retrieval import Domain, collect_candidates, relation_weights
 from tests.integration.conftest import Server
 from tests.unit.biomed._fakes import BagEmbedder
 
@@ -104,7 +104,7 @@ def test_demo_two_hop_question_is_answered_by_the_join(sample: Neo4jRunner, neo4
 
 
 def test_option_paths_score_two_edge_paths_and_abstain_without_evidence(sample: Neo4jRunner) -> None:
-    from hopgraph.retrieval._biomed import score_option_paths
+    from hopgraph.retrieval import score_option_paths
     weights = relation_weights(Domain.DRUG_THERAPY)
     paths = score_option_paths(sample, {"A": ["Drug:name:Imatinib"], "B": ["Drug:name:Metformin"]},
                                ["Disease:name:chronic myeloid leukemia"], weights)

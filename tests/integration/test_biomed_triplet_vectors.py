@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from hopgraph.agents._embedders import Embedder, build_embedder
+from hopgraph.agents import Embedder, build_embedder
 from hopgraph.agents.biomed import EntityLinker, Regram
 from hopgraph.db import Neo4jRunner
 from hopgraph.errors import EmbeddingError

@@ -71,9 +71,13 @@ def test_an_unknown_document_is_one_line(runner: Neo4jRunner, neo4j_server: Serv
 
 def test_remove_samples_takes_out_every_shipped_sample(
         runner: Neo4jRunner, neo4j_server: Server, tmp_path: Path) -> None:
-    from hopgraph.loaders.biomed._writer import SAMPLE_TRIPLETS, load_primekg
-    from hopgraph.loaders.sentences._inputs import RawPassage, read_corpus, sample_corpus_path
-    from hopgraph.loaders.sentences._pipeline import load_passages
+    from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, load_primekg
+    from hopgraph.loaders.sentences import (
+        RawPassage,
+        load_passages,
+        read_corpus,
+        sample_corpus_path,
+    )
     from tests.retrieval_fixtures import HashEmbedder
     from tests.unit.sentences.fakes import FakeTagger
 

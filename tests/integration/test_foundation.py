@@ -7,9 +7,7 @@ from datetime import date
 import pytest
 
 from hopgraph.cypher import load_registry
-from hopgraph.db import Neo4jRunner, ReadTransaction
-from hopgraph.db._schema_install import describe_schema, install_schema
-from hopgraph.db._servers import server_status
+from hopgraph.db import Neo4jRunner, ReadTransaction, describe_schema, install_schema, server_status
 from hopgraph.errors import DatabaseError
 from hopgraph.graph_models import schema_items
 

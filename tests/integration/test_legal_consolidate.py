@@ -16,8 +16,13 @@ from click.testing import CliRunner
 from hopgraph.cli import cli
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.legal import load_legal
-from hopgraph.retrieval import LegalRetriever, consolidate, diff_consolidated, render_diff
-from hopgraph.retrieval._legal_types import RetrievalConfig
+from hopgraph.retrieval import (
+    LegalRetriever,
+    RetrievalConfig,
+    consolidate,
+    diff_consolidated,
+    render_diff,
+)
 from tests.integration.conftest import Server
 
 pytestmark = pytest.mark.integration

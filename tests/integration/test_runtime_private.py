@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 
-from hopgraph.db import _runtime, connect
-from hopgraph.db._runtime import LocalInstance, free_port
+from hopgraph.db import LocalInstance, _runtime, connect, free_port
 from hopgraph.settings import default_home
 
 pytestmark = pytest.mark.integration

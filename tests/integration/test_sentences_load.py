@@ -8,8 +8,13 @@ import pytest
 
 from hopgraph.agents import Embedder, build_embedder
 from hopgraph.db import Neo4jRunner
-from hopgraph.loaders.sentences import RawPassage, SpacyTagger, load_passages, read_corpus
-from hopgraph.loaders.sentences._inputs import sample_corpus_path
+from hopgraph.loaders.sentences import (
+    RawPassage,
+    SpacyTagger,
+    load_passages,
+    read_corpus,
+    sample_corpus_path,
+)
 
 from .conftest import TEST_DATABASE
 

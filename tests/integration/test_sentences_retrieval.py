@@ -9,12 +9,16 @@ import pytest
 from click.testing import CliRunner
 
 from hopgraph.agents import Embedder, build_embedder
-from hopgraph.agents.sentences import SentenceReasoner
-from hopgraph.agents.sentences._eval import evaluate, read_questions
+from hopgraph.agents.sentences import SentenceReasoner, evaluate, read_questions
 from hopgraph.cli import cli
 from hopgraph.db import Neo4jRunner
-from hopgraph.loaders.sentences import SpacyTagger, load_passages, read_corpus
-from hopgraph.loaders.sentences._inputs import sample_corpus_path, sample_questions_path
+from hopgraph.loaders.sentences import (
+    SpacyTagger,
+    load_passages,
+    read_corpus,
+    sample_corpus_path,
+    sample_questions_path,
+)
 
 from .conftest import Server
 

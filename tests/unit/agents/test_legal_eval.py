@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from hopgraph.agents.legal import LegalQA
+from hopgraph.agents.legal import Answer, LegalQA
 from hopgraph.agents.legal._eval import (
     QAQuestion,
     _Judge,
@@ -17,7 +17,6 @@ from hopgraph.agents.legal._eval import (
     run_ablations,
     token_f1,
 )
-from hopgraph.agents.legal._types import Answer
 from tests.unit.agents.fakes import NEW, OLD, FakeChat, FakeRetriever
 
 

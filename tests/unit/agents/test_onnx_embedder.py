@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hopgraph.agents._embedders import SentenceTransformerEmbedder
+from hopgraph.agents import SentenceTransformerEmbedder
 from hopgraph.errors import EmbeddingError
 
 TEXTS = [

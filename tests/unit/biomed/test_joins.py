@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from hopgraph.agents.biomed import EntityLinker, Regram, RegramConfig
+from hopgraph.agents.biomed import EntityLinker, LinkedEntity, Regram, RegramConfig
 from hopgraph.agents.biomed._joins import answer_types, plan_join, relation_cue
-from hopgraph.agents.biomed._linking import LinkedEntity
 from hopgraph.agents.biomed._reasoner import OptionEvidence
 from tests.unit.biomed._fakes import BagEmbedder
 from tests.unit.biomed.test_reasoning import _runner

@@ -19,7 +19,7 @@ from hopgraph.agents.biomed import (
     mentions_of,
     mode_for,
 )
-from hopgraph.retrieval._biomed import Domain, Region, Triplet
+from hopgraph.retrieval import Domain, Region, Triplet
 from tests.unit.biomed._fakes import BagEmbedder, CountingEmbedder, FakeRunner
 from tests.unit.chat_fakes import PromptChat
 

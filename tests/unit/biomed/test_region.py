@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from hopgraph.graph_models import BioRel
-from hopgraph.retrieval._biomed import (
+from hopgraph.retrieval import (
     Candidates,
     Domain,
     Triplet,

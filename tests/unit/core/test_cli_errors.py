@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from hopgraph.cli import cli
-from hopgraph.db._runtime import free_port
+from hopgraph.db import free_port
 
 
 def test_status_without_a_server_says_how_to_start_one(tmp_path: Path) -> None:

@@ -10,8 +10,16 @@ from hopgraph.agents.biomed._reasoner import Mode, OptionEvidence
 from hopgraph.agents.legal import Answer, EvidenceSet
 from hopgraph.agents.sentences import EvidenceSentence, SentenceAnswer, SentenceRetrieval
 from hopgraph.results import Evidence, EvidenceResult, Validity
-from hopgraph.retrieval import ContextItem, LegalContext, Provenance
-from hopgraph.retrieval._biomed import Domain, JoinedEntity, OptionPath, Region, Triplet
+from hopgraph.retrieval import (
+    ContextItem,
+    Domain,
+    JoinedEntity,
+    LegalContext,
+    OptionPath,
+    Provenance,
+    Region,
+    Triplet,
+)
 from hopgraph.vocabulary import AnswerMode, AnswerStatus
 
 AS_OF = date(2024, 6, 1)

@@ -13,8 +13,7 @@ from hopgraph.agents.legal import Interpreter, _parsing, _types
 from hopgraph.agents.sentences import SentenceAnswer
 from hopgraph.loaders.legal import _ids
 from hopgraph.loaders.legal import normalise_doc_number as loader_normalise
-from hopgraph.retrieval import _legal_query
-from hopgraph.retrieval._legal_query import prepare_question
+from hopgraph.retrieval import _legal_query, prepare_question
 
 
 def test_every_area_uses_the_one_normaliser_and_fold() -> None:

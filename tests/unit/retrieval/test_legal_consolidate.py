@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from hopgraph.retrieval import ChainStep
 from hopgraph.retrieval._legal_consolidate import (
     PartChange,
     build_consolidated,
@@ -13,7 +14,6 @@ from hopgraph.retrieval._legal_consolidate import (
     lead_text,
     unknown_date_note,
 )
-from hopgraph.retrieval._legal_types import ChainStep
 
 ARTICLE = "Điều 4. Lệ phí\nCác khoản lệ phí gồm:\n1. Lệ phí cấp mới là 10.000 đồng.\n2. Lệ phí cấp lại là 5.000 đồng."
 

@@ -13,10 +13,14 @@ import pytest
 
 from hopgraph.cypher import load_registry
 from hopgraph.errors import RetrievalError
-from hopgraph.retrieval import LegalRetriever, RetrievalConfig
-from hopgraph.retrieval._eval import evaluate, load_questions
+from hopgraph.retrieval import (
+    LegalRetriever,
+    RetrievalConfig,
+    evaluate,
+    legal_systems,
+    load_questions,
+)
 from hopgraph.retrieval._legal import body_grams, phrase_grams
-from hopgraph.retrieval._legal_eval import legal_systems
 from hopgraph.retrieval._legal_query import definition_subject, fold, prepare_question
 from hopgraph.retrieval._legal_types import DEFAULT_BODY_WEIGHT
 from tests.retrieval_fixtures import HashEmbedder
