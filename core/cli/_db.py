@@ -8,8 +8,7 @@ import time
 import click
 
 from hopgraph.cli._context import open_runner, settings_of
-from hopgraph.db._schema_install import install_schema
-from hopgraph.db._servers import server_status, start_server, stop_server
+from hopgraph.db import install_schema, server_status, start_server, stop_server
 
 
 @click.group()

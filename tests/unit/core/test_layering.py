@@ -63,8 +63,6 @@ PRIVATE_IMPORTS_ALLOWED: set[tuple[str, str]] = {
     ("hopgraph.agents.legal._qa_articles", "hopgraph.loaders.legal._citations"),
     ("hopgraph.agents.legal._qa_articles", "hopgraph.loaders.legal._model"),
     # cli
-    ("hopgraph.cli._db", "hopgraph.db._schema_install"),
-    ("hopgraph.cli._db", "hopgraph.db._servers"),
     ("hopgraph.cli._load_sentences", "hopgraph.agents._llm"),
     ("hopgraph.cli._load_sentences", "hopgraph.loaders.sentences._entities"),
     ("hopgraph.cli._load_sentences", "hopgraph.loaders.sentences._inputs"),
