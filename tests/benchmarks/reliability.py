@@ -124,10 +124,12 @@ def lines_naming(text: str, name: str) -> list[str]:
 
 def one_line_for(text: str, name: str) -> bool:
     """Exactly one output line is about the input ``name``: the input is named at the head of
-    the line, before the first ``": "`` (``SKIPPED <path>: <problem>``), and a problem follows.
+    the line, before the first ``": "`` (``SKIPPED <path>: <problem>``), and a problem follows;
+    ``a&b``: a name in parts that must all be on that line (a file name holding a newline).
     A line that names it only as the other half of a duplicate does not count."""
     about = [x for x in text.splitlines()
-             if name in x.split(": ", 1)[0] and len(x.split(": ", 1)) == 2]
+             if all(part in x.split(": ", 1)[0] for part in name.split("&"))
+             and len(x.split(": ", 1)) == 2]
     return len(about) == 1
 
 
@@ -314,6 +316,7 @@ class BadInput:
     named: str = ""  # the file name the message must carry
     original: str = ""  # for ``same``: the sample whose graph a correct read gives
     root_only: bool = False
+    wrong: str = ""  # words the message must not use (a problem misnamed)
 
 
 def _law_text() -> str:
@@ -504,13 +507,14 @@ def bad_inputs() -> list[BadInput]:
         BadInput("dangling-symlink", "a symlink to nothing", _dangling, "skip", "gone.txt"),
         BadInput("unreadable", "a file with mode 000", _unreadable, "skip", "locked.txt",
                  root_only=True),
-        BadInput("fifo", "a named pipe called .txt (no writer)", _fifo, "skip", "pipe.txt"),
+        BadInput("fifo", "a named pipe called .txt (no writer)", _fifo, "skip", "pipe.txt",
+                 wrong="no such file"),
         BadInput("dir-as-file", "a folder named folder.txt (empty)", _dir_as_file, "either",
                  "folder.txt"),
         BadInput("missing", "a path that does not exist", lambda d: [d / "absent.txt"], "skip",
                  "absent.txt"),
         BadInput("newline-name", "random bytes in a file whose name holds a newline",
-                 _newline_name, "skip", "name.txt"),
+                 _newline_name, "skip", "bad&name.txt"),
         BadInput("undecodable-name", "random bytes in a file whose name is not UTF-8",
                  _undecodable_name, "skip", "bad-"),
     ]
@@ -604,7 +608,9 @@ def run_bad_inputs(b: Bench, work: Path, only: set[str] | None) -> list[Case]:
             if skipped:
                 case.checks["one line naming the input"] = one_line_for(run.text, names[0])
                 case.checks["graph = good document alone"] = digest == baseline
-        case.message = _first_problem_line(run.text, names[0]) or _tail(run)
+        case.message = _first_problem_line(run.text, names[0].split("&")[-1]) or _tail(run)
+        if spec.wrong and skipped:
+            case.checks["problem named right"] = spec.wrong not in case.message
         case.note = case.note or ("skipped" if skipped else f"loaded: {sorted(docs - {GOOD_ID})}")
         cases.append(case)
         _restore_perms(d)
@@ -693,6 +699,9 @@ def hostile_questions() -> list[tuple[str, str | bytes]]:
 
 
 QUERY_COMMANDS: list[list[str]] = [["retrieve"], ["ask"], ["ask-bio"], ["ask-sentences"]]
+LEGAL_ONLY = {"punctuation"}
+"""Asked of the legal commands only: an answered question costs a model load (20-50 s on the
+shared machine) in the biomedical and sentence commands."""
 
 
 def run_hostile(b: Bench, only: set[str] | None) -> list[Case]:
@@ -700,7 +709,7 @@ def run_hostile(b: Bench, only: set[str] | None) -> list[Case]:
     cases = []
     for cmd in QUERY_COMMANDS:
         for name, q in hostile_questions():
-            if only and name not in only:
+            if (only and name not in only) or (name in LEGAL_ONLY and cmd[0] not in ("retrieve", "ask")):
                 continue
             run = b.cli([*cmd, q], timeout=QUERY_TIMEOUT_S)
             case = Case(f"{cmd[0]}", name, _show(q), run.rc, round(run.seconds, 2))
@@ -915,9 +924,18 @@ def write_report(record: dict[str, Any], md: Path) -> None:
     lines = [
         "# reliability — bad inputs, kill -9 mid-load, concurrent loads and retrieval (issue 18)",
         "",
-        f"`{record['command']}` at {record['commit']} on {record['date']}; "
-        f"load average before / after: {record['loadavg_before']} / {record['loadavg_after']} "
-        f"(2 cores shared by several engineers); total {record['total_s']} s.",
+        "Runs (load average: 1/5/15-minute, from /proc/loadavg; 2 cores shared by several "
+        "engineers, so seconds here are slow and noisy):",
+        "",
+    ]
+    for run in record["runs"]:
+        lines.append(f"- `{run['command']}` measuring {run['commit']} on {run['date']}, parts "
+                     f"{', '.join(run['parts'])}: load average before {' '.join(run['loadavg_before'])}"
+                     f", after {' '.join(run['loadavg_after'])}; {run['total_s']} s in all "
+                     f"(Neo4j start {run['neo4j_start_s']} s).")
+    for part, why in record.get("errors", {}).items():
+        lines.append(f"- part {part} stopped on a harness error: {why}")
+    lines += [
         "",
         "Legal loads: `hopgraph load legal --no-embed` (no embedder). Query commands: as shipped "
         "(configured embedders, no LLM). 8-thread retrieval: `Hopgraph(...).legal.retrieve` with the "
@@ -984,9 +1002,18 @@ def write_report(record: dict[str, Any], md: Path) -> None:
     md.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def case_category(part: str) -> str:
+    """Which --parts name produced a case of ``part`` (a case's command column)."""
+    if part == "load legal":
+        return "bad"
+    return "other" if part.startswith("load ") else "hostile"
+
+
 def find_defects(record: dict[str, Any]) -> list[str]:
     """One line per failed expectation of the record (the benchmark's findings)."""
     found = []
+    for part, why in record.get("errors", {}).items():
+        found.append(f"harness: part {part} stopped: {why}")
     for c in (Case(**x) for x in record["cases"]):
         failed = [k for k, v in c.checks.items() if v is False]
         if failed:
@@ -1030,13 +1057,15 @@ def snapshot_site(commit: str, dest: Path) -> Path:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus-files", type=int, default=12,
+    parser.add_argument("--corpus-files", type=int, default=3,
                         help="laws from ../shared/data added to the samples for part 2 and 3")
     parser.add_argument("--questions", type=int, default=48)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--parts", default="bad,other,hostile,kill,concurrent,retrieval")
     parser.add_argument("--only", default="", help="comma-separated case names of part 1")
     parser.add_argument("--out", type=Path, default=RESULTS / "reliability.json")
+    parser.add_argument("--merge", action="store_true",
+                        help="update the parts run in an existing --out record, keep the others")
     parser.add_argument("--commit", default="HEAD", help="the commit to measure (default HEAD)")
     parser.add_argument("--working-tree", action="store_true",
                         help="measure the working tree as it is (default: HEAD, installed apart)")
@@ -1059,50 +1088,77 @@ def main(argv: Sequence[str] | None = None) -> None:
     parts = set(args.parts.split(","))
     only = set(args.only.split(",")) - {""} or None
     started = time.perf_counter()
-    record: dict[str, Any] = {
+    run_info: dict[str, Any] = {
         "command": "python -m tests.benchmarks.reliability"
                    + (" " + " ".join(sys.argv[1:]) if argv is None and sys.argv[1:] else ""),
-        "commit": os.environ.get(SNAPSHOT_ENV) or _commit() + " (working tree)", "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": os.environ.get(SNAPSHOT_ENV) or _commit() + " (working tree)",
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "loadavg_before": Path("/proc/loadavg").read_text().split()[:3],
-        "threads": args.threads, "cases": [], "defects": [],
+        "parts": sorted(parts),
     }
+    record: dict[str, Any] = {"threads": args.threads, "cases": [], "runs": [], "errors": {}}
+    cases: list[Case] = []
+
+    def guarded(part: str, fn: Callable[[], Any]) -> Any:
+        try:
+            return fn()
+        except Exception as e:  # the harness goes on to the next part; the record says why
+            record["errors"][part] = f"{type(e).__name__}: {e}"[:500]
+            print(f"  {part} stopped: {record['errors'][part]}", flush=True)
+            return None
+
     with tempfile.TemporaryDirectory(prefix="hopgraph-reliability-") as tmp:
         work = Path(tmp)
         b = Bench(work)
         print(f"starting Neo4j ({b.inst.uri}) ...", flush=True)
-        record["neo4j_start_s"] = round(b.start(), 1)
+        run_info["neo4j_start_s"] = round(b.start(), 1)
         try:
             b.cli(["db", "init"], timeout=120)
-            cases: list[Case] = []
             if "bad" in parts:
                 print("part 1: bad inputs (load legal)", flush=True)
-                cases += run_bad_inputs(b, work, only)
+                cases += guarded("bad", lambda: run_bad_inputs(b, work, only)) or []
             if "other" in parts:
                 print("part 1: bad inputs (load sentences, load primekg)", flush=True)
-                cases += run_other_loaders(b, work)
+                cases += guarded("other", lambda: run_other_loaders(b, work)) or []
             if "hostile" in parts:
                 print("part 1: hostile questions", flush=True)
-                b.clear()
-                b.load_legal([LEGAL_SAMPLES])
-                b.cli(["load", "primekg", "--sample"])
-                b.cli(["load", "sentences", "--no-llm", "sample"])
-                cases += run_hostile(b, only)
-            record["cases"] = [asdict(c) for c in cases]
+
+                def hostile() -> list[Case]:
+                    b.clear()
+                    b.load_legal([LEGAL_SAMPLES])
+                    b.cli(["load", "primekg", "--sample"])
+                    b.cli(["load", "sentences", "--no-llm", "sample"])
+                    return run_hostile(b, only)
+                cases += guarded("hostile", hostile) or []
             files = corpus_files(args.corpus_files)
             if "kill" in parts or "concurrent" in parts:
                 print(f"part 2: kill -9 ({len(files)} files)", flush=True)
-                record["kills"] = run_kills(b, files)
-            if "concurrent" in parts:
+                record["kills"] = guarded("kill", lambda: run_kills(b, files))
+            if "concurrent" in parts and record.get("kills"):
                 print("part 3: concurrent loads", flush=True)
-                record["concurrent"] = run_concurrent_loads(b, files, record["kills"]["clean_hash"])
+                record["concurrent"] = guarded("concurrent", lambda: run_concurrent_loads(
+                    b, files, record["kills"]["clean_hash"]))
             if "retrieval" in parts:
                 print("part 3: retrieval", flush=True)
-                record["retrieval"] = run_retrieval(b, args.questions, args.threads)
+                record["retrieval"] = guarded("retrieval", lambda: run_retrieval(
+                    b, args.questions, args.threads))
         finally:
             b.close()
+    record["cases"] += [asdict(c) for c in cases]
+    if args.merge and args.out.exists():  # read at the end: two runs may share one record
+        old = json.loads(args.out.read_text(encoding="utf-8"))
+        record["cases"] = [c for c in old["cases"] if case_category(c["part"]) not in parts] \
+            + record["cases"]
+        record["runs"] = old["runs"]
+        record["errors"] = {**{k: v for k, v in old.get("errors", {}).items() if k not in parts},
+                            **record["errors"]}
+        for key in ("kills", "concurrent", "retrieval"):
+            if key not in record and key in old:
+                record[key] = old[key]
+    run_info["loadavg_after"] = Path("/proc/loadavg").read_text().split()[:3]
+    run_info["total_s"] = round(time.perf_counter() - started, 1)
+    record["runs"].append(run_info)
     record["defects"] = find_defects(record)
-    record["loadavg_after"] = Path("/proc/loadavg").read_text().split()[:3]
-    record["total_s"] = round(time.perf_counter() - started, 1)
     args.out.write_text(json.dumps(record, ensure_ascii=False, indent=1, default=str) + "\n",
                         encoding="utf-8")
     write_report(record, args.out.with_suffix(".md"))
