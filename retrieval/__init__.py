@@ -20,30 +20,15 @@ The consolidated wording of a document at a date (văn bản hợp nhất)::
 Biomedical regions for ReGraM (``collect_candidates``, ``select_region``: weighted MMR; ``DEFAULT_K``
 and ``DEFAULT_LAMBDA`` are the region's) and sentence-graph lookups (``find_anchor_sentences``,
 ``expand_frontier``) are exported beside the legal API. Evaluation helpers (``hopgraph eval
-retrieval``) live in ``_eval`` and are domain-neutral.
+retrieval``) live in ``_eval`` and are domain-neutral. The biomedical names are imported on first
+use: they read the relation specs of :mod:`hopgraph.graph_models` (neomodel), which legal
+retrieval does not need.
 """
 
-from hopgraph.retrieval._biomed import (
-    DEFAULT_K,
-    DEFAULT_LAMBDA,
-    DEFAULT_PER_ENTITY_LIMIT,
-    Candidates,
-    Domain,
-    HopConstraint,
-    JoinedEntity,
-    OptionPath,
-    Region,
-    SeedReport,
-    Triplet,
-    candidate_vectors,
-    collect_candidates,
-    join_hops,
-    relation_weights,
-    score_option_paths,
-    select_region,
-    type_of_label,
-    weighted_mmr,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from hopgraph.retrieval._eval import DEFAULT_KS, evaluate, load_questions
 from hopgraph.retrieval._legal import LegalRetriever
 from hopgraph.retrieval._legal_consolidate import (
@@ -83,6 +68,29 @@ from hopgraph.retrieval._sentence import (
     passage_titles,
 )
 
+if TYPE_CHECKING:
+    from hopgraph.retrieval._biomed import (
+        DEFAULT_K,
+        DEFAULT_LAMBDA,
+        DEFAULT_PER_ENTITY_LIMIT,
+        Candidates,
+        Domain,
+        HopConstraint,
+        JoinedEntity,
+        OptionPath,
+        Region,
+        SeedReport,
+        Triplet,
+        candidate_vectors,
+        collect_candidates,
+        join_hops,
+        relation_weights,
+        score_option_paths,
+        select_region,
+        type_of_label,
+        weighted_mmr,
+    )
+
 __all__ = [
     "DEFAULT_ANCHOR_K", "DEFAULT_K", "DEFAULT_KS", "DEFAULT_LAMBDA", "DEFAULT_PER_ENTITY_LIMIT",
     "Candidates", "ChainStep", "Change", "ConsolidatedDocument", "ConsolidatedUnit", "ContextItem",
@@ -95,3 +103,33 @@ __all__ = [
     "passage_titles", "prepare_question", "relation_weights", "render_diff", "score_option_paths",
     "select_region", "type_of_label", "weighted_mmr",
 ]
+
+_BIOMED = frozenset({
+    "DEFAULT_K",
+    "DEFAULT_LAMBDA",
+    "DEFAULT_PER_ENTITY_LIMIT",
+    "Candidates",
+    "Domain",
+    "HopConstraint",
+    "JoinedEntity",
+    "OptionPath",
+    "Region",
+    "SeedReport",
+    "Triplet",
+    "candidate_vectors",
+    "collect_candidates",
+    "join_hops",
+    "relation_weights",
+    "score_option_paths",
+    "select_region",
+    "type_of_label",
+    "weighted_mmr",
+})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _BIOMED:
+        from hopgraph.retrieval import _biomed
+
+        return getattr(_biomed, name)
+    raise AttributeError(f"module 'hopgraph.retrieval' has no attribute {name!r}")
