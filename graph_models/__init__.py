@@ -2,7 +2,9 @@
 
 The classes document the graph and are the single source of the schema
 (:func:`schema_items`); loaders write with batched Cypher from ``cypher/``, not through neomodel's
-object API.
+object API. The stored form of a biomedical edge's triplet embedding (:func:`triplet_text`,
+:func:`encode_vector`, :func:`triplet_embedding_key`) is here too: the loader writes it and
+retrieval reads it.
 """
 
 from hopgraph.graph_models._biomed import BioEntity, BioRelation, RelationDescription
@@ -41,10 +43,24 @@ from hopgraph.graph_models._sentence import (
     Topic,
     TopicEntity,
 )
+from hopgraph.graph_models._triplet_vectors import (
+    VECTOR_DTYPE,
+    VECTOR_FORMAT,
+    VERBALISATION_FINGERPRINT,
+    VERBALISATION_VERSION,
+    decode_vector,
+    encode_vector,
+    triplet_embedding_key,
+    triplet_text,
+)
 from hopgraph.graph_models._vocab import BioRel, BioType, LegalRel, SentenceRel, StructureRel
 
 __all__ = [
     "RELATION_SPECS",
+    "VECTOR_DTYPE",
+    "VECTOR_FORMAT",
+    "VERBALISATION_FINGERPRINT",
+    "VERBALISATION_VERSION",
     "Annex",
     "Article",
     "BioEntity",
@@ -80,8 +96,12 @@ __all__ = [
     "UnitVersion",
     "UnresolvedReference",
     "bio_type_of",
+    "decode_vector",
+    "encode_vector",
     "index_name",
     "node_classes",
     "relation_of",
     "schema_items",
+    "triplet_embedding_key",
+    "triplet_text",
 ]

@@ -3,8 +3,8 @@
 Opt-in (``hopgraph load primekg … --embed-triplets``, ``load_primekg(…, triplet_embedder=…)``,
 ``bulk_import_primekg(…, triplet_embedder=…)``). The pass walks head entities in id order, one
 page at a time, lists their outgoing edges that carry no vector for the embedder's key
-(:func:`~hopgraph.retrieval._biomed.triplet_embedding_key`), embeds the verbalised triplets with
-the same :func:`~hopgraph.retrieval._biomed.triplet_text` that MMR uses (names read back from the
+(:func:`~hopgraph.graph_models.triplet_embedding_key`), embeds the verbalised triplets with
+the same :func:`~hopgraph.graph_models.triplet_text` that MMR uses (names read back from the
 graph, as the region query returns them), and stores each vector as base64 text of its float32
 values (``r.embedding``, 4/3 × 4 bytes per dimension: 2,048 bytes for all-MiniLM-L6-v2) with its key
 (``r.embedding_key``). Edges already holding a vector for the key are skipped, so the pass is
@@ -20,8 +20,8 @@ from typing import Any
 
 from hopgraph.db import QueryRunner
 from hopgraph.errors import EmbeddingError, IngestError
+from hopgraph.graph_models import encode_vector, triplet_embedding_key, triplet_text
 from hopgraph.ports import Embedder
-from hopgraph.retrieval._biomed import encode_vector, triplet_embedding_key, triplet_text
 
 DEFAULT_NODE_PAGE = 2_000
 DEFAULT_EMBED_CHUNK = 2_048

@@ -37,16 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.graph_models import encode_vector, triplet_embedding_key, triplet_text
 from hopgraph.loaders.biomed import bulk_import_primekg, load_primekg
-from hopgraph.retrieval._biomed import (
-    Domain,
-    collect_candidates,
-    encode_vector,
-    relation_weights,
-    select_region,
-    triplet_embedding_key,
-    triplet_text,
-)
+from hopgraph.retrieval import Domain, collect_candidates, relation_weights, select_region
 
 RESULTS = Path(__file__).parent / "results"
 # PrimeKG node counts per type (Chandak et al. 2023), scaled by --nodes.

@@ -11,18 +11,21 @@ import pytest
 from click.testing import CliRunner
 
 from hopgraph.errors import EmbeddingError, IngestError, RetrievalError
-from hopgraph.graph_models import RELATION_SPECS, BioRel
+from hopgraph.graph_models import (
+    RELATION_SPECS,
+    BioRel,
+    decode_vector,
+    encode_vector,
+    triplet_embedding_key,
+    triplet_text,
+)
 from hopgraph.loaders.biomed import embed_triplets
-from hopgraph.retrieval._biomed import (
+from hopgraph.retrieval import (
     Candidates,
     Triplet,
     collect_candidates,
-    decode_vector,
-    encode_vector,
     relation_weights,
     select_region,
-    triplet_embedding_key,
-    triplet_text,
 )
 from tests.unit.biomed._fakes import BagEmbedder, CountingEmbedder, FakeRunner
 
