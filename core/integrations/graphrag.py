@@ -111,8 +111,8 @@ class HopgraphLegalRetriever(_HopgraphRetriever):
         hg: the front door (its runner and legal embedder are used).
         as_of: the default date validity is judged at (today when None).
         config: retrieval tuning (:class:`~hopgraph.retrieval.RetrievalConfig`).
-        applicable_only: by default, keep only the wordings in force at ``as_of`` (superseded
-            seeds are otherwise items too, marked by their validity note).
+        applicable_only: keep only the wordings in force at the date (superseded seeds are
+            otherwise items too, marked by their validity note).
         result_formatter: turns a record (the evidence's fields) into a ``RetrieverResultItem``;
             the evidence block with its metadata when None.
     """
@@ -126,8 +126,8 @@ class HopgraphLegalRetriever(_HopgraphRetriever):
         self.applicable_only = applicable_only
 
     def get_search_results(self, query_text: str, top_k: int = DEFAULT_TOP_K,
-                           as_of: str | None = None, filters: dict[str, Any] | None = None,
-                           applicable_only: bool | None = None) -> RawSearchResult:
+                           as_of: str | None = None,
+                           filters: dict[str, Any] | None = None) -> RawSearchResult:
         """Retrieve the legally valid context of ``query_text``.
 
         Args:
@@ -135,7 +135,6 @@ class HopgraphLegalRetriever(_HopgraphRetriever):
             top_k: seeds searched (successors, references and structure context are added).
             as_of: ISO date validity is judged at; the retriever's ``as_of`` when None.
             filters: ``doc_types``, ``issuers``, ``doc_ids`` (lists of strings).
-            applicable_only: keep only wordings in force; the retriever's setting when None.
 
         Returns:
             One record per evidence item; metadata: question, as_of, seeds, reason_if_empty,
@@ -147,8 +146,8 @@ class HopgraphLegalRetriever(_HopgraphRetriever):
         ctx = self.hg.legal.retrieve(query_text, k=_top_k(top_k),
                                      as_of=as_of if as_of is not None else self.as_of,
                                      filters=filters, config=self.config)
-        only = self.applicable_only if applicable_only is None else applicable_only
-        evidence = [item.to_evidence() for item in ctx.items if item.applicable or not only]
+        evidence = [item.to_evidence() for item in ctx.items
+                    if item.applicable or not self.applicable_only]
         return self._raw(evidence, {
             "question": ctx.question, "as_of": ctx.as_of.isoformat(), "seeds": list(ctx.seeds),
             "reason_if_empty": ctx.reason_if_empty, "warnings": list(ctx.warnings),
@@ -162,7 +161,7 @@ class HopgraphBiomedRetriever(_HopgraphRetriever):
 
     Args:
         hg: the front door (its runner and English embedder are used).
-        config: ReGraM knobs; ``top_k`` replaces its ``k``.
+        config: ReGraM knobs; each search's ``top_k`` replaces its ``k``.
         result_formatter: as for :class:`HopgraphLegalRetriever`.
     """
 
@@ -171,22 +170,19 @@ class HopgraphBiomedRetriever(_HopgraphRetriever):
         super().__init__(hg, result_formatter=result_formatter)
         self.config = config
 
-    def get_search_results(self, query_text: str,
-                           top_k: int | None = None) -> RawSearchResult:
+    def get_search_results(self, query_text: str, top_k: int = DEFAULT_TOP_K) -> RawSearchResult:
         """The region triplets of ``query_text``.
 
         Args:
             query_text: the question.
-            top_k: triplets kept by MMR; the config's ``k`` when None.
+            top_k: triplets kept by MMR.
 
         Returns:
             One record per triplet; metadata: question, candidates, linked seed entities.
         """
         from hopgraph.agents.biomed import RegramConfig, region_evidence
 
-        config = self.config or RegramConfig()
-        if top_k is not None:
-            config = replace(config, k=_top_k(top_k))
+        config = replace(self.config or RegramConfig(), k=_top_k(top_k))
         region = self.hg.biomed.region(query_text, config=config)
         return self._raw(region_evidence(region), {
             "question": region.question, "candidates": region.candidates,
@@ -200,7 +196,8 @@ class HopgraphSentenceRetriever(_HopgraphRetriever):
 
     Args:
         hg: the front door (its runner, English embedder and chat model are used).
-        config: sentence retrieval knobs; ``top_k`` replaces its ``max_evidence``.
+        config: sentence retrieval knobs; each search's ``top_k`` replaces its
+            ``max_evidence``.
         result_formatter: as for :class:`HopgraphLegalRetriever`.
     """
 
@@ -209,22 +206,19 @@ class HopgraphSentenceRetriever(_HopgraphRetriever):
         super().__init__(hg, result_formatter=result_formatter)
         self.config = config
 
-    def get_search_results(self, query_text: str,
-                           top_k: int | None = None) -> RawSearchResult:
+    def get_search_results(self, query_text: str, top_k: int = DEFAULT_TOP_K) -> RawSearchResult:
         """The evidence sentences of ``query_text``.
 
         Args:
             query_text: the question.
-            top_k: most evidence sentences; the config's ``max_evidence`` when None.
+            top_k: most evidence sentences.
 
         Returns:
             One record per sentence; metadata: question, refinement, sufficient, hops, llm_calls.
         """
         from hopgraph.agents.sentences import SentenceRetrievalConfig
 
-        config = self.config or SentenceRetrievalConfig()
-        if top_k is not None:
-            config = replace(config, max_evidence=_top_k(top_k))
+        config = replace(self.config or SentenceRetrievalConfig(), max_evidence=_top_k(top_k))
         result = self.hg.sentences.retrieve(query_text, config=config)
         return self._raw(result.to_evidence(), {
             "question": result.question, "refinement": result.refinement,

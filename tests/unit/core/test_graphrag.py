@@ -190,8 +190,10 @@ def test_the_legal_retriever_gives_one_item_per_evidence() -> None:
                               "provenance": "12/2016/NĐ-MAU Điều 3 › Khoản 1"}
     assert result.metadata is not None and result.metadata["as_of"] == "2024-06-01"
     assert result.metadata["__retriever"] == "HopgraphLegalRetriever"
-    only = retriever.search(query_text="q", applicable_only=True)
+    only = HopgraphLegalRetriever(_fake_hg(_context()), applicable_only=True).search(query_text="q")
     assert [i.metadata["id"] for i in only.items if i.metadata] == ["D:A3.K1@X", "D:A5"]
+    tool = retriever.convert_to_tool("legal", "Vietnamese regulations in force")  # for agents
+    assert tool.get_parameters()["properties"]["top_k"]["type"] == "integer"
     custom = HopgraphLegalRetriever(_fake_hg(_context()),
                                     result_formatter=lambda r: type(first)(content=r["citation"]))
     assert custom.search(query_text="q").items[0].content == "khoản 1 Điều 3 (D:A3.K1)"
