@@ -61,6 +61,12 @@ def expand_paths(paths: list[Path]) -> tuple[list[Path], list[Problem]]:
                 problems.append(unsupported(path, UNSUPPORTED_SUFFIXES[path.suffix.lower()]))
             else:
                 files.append(path)
+        elif path.is_symlink():
+            problems.append(Problem(str(path), None, "a symbolic link to nothing "
+                                                     "(its target does not exist)"))
+        elif path.exists():
+            problems.append(Problem(str(path), None, "not a regular file (a named pipe, socket "
+                                                     "or device): only files and folders are read"))
         else:
             problems.append(Problem(str(path), None, "no such file or directory"))
     return files, problems

@@ -15,8 +15,26 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
+        name = printable_name(self.file)
+        where = f"{name}:{self.line}" if self.line else name
         return f"{where}: {self.message}"
+
+
+def printable_name(name: str) -> str:
+    """A file name on one printable line: a newline or other control character in it is
+    escaped (``\\n``), and a byte that was not UTF-8 (kept by Python as a lone surrogate) is
+    shown as ``\\xNN``, so a report line names the file whatever its name holds."""
+    if name.isprintable():
+        return name
+    out = []
+    for c in name:
+        if c.isprintable():
+            out.append(c)
+        elif "\udc80" <= c <= "\udcff":  # os.fsdecode's surrogateescape of byte 0x80-0xff
+            out.append(f"\\x{ord(c) - 0xDC00:02x}")
+        else:
+            out.append(c.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
 
 
 @dataclass
