@@ -6,20 +6,17 @@ weight map as a parameter (paper Table 7, extended to every :class:`BioRel` thro
 returns a :class:`Region`, the hard boundary G_q = (V_q, E_q) that later lookups are held to.
 
 MMR needs one vector per candidate triplet, the embedding of its verbalised text
-(:func:`triplet_text`). The loader can precompute them (``hopgraph load primekg --embed-triplets``):
-each edge then carries ``embedding`` (base64 text of float32 little-endian values,
-:func:`encode_vector`) and
-``embedding_key`` (:func:`triplet_embedding_key`: model, dimension and a fingerprint of the
-verbalisation). :func:`collect_candidates` returns a stored vector only when its key is the
+(:func:`~hopgraph.graph_models.triplet_text`). The loader can precompute them (``hopgraph load
+primekg --embed-triplets``): each edge then carries ``embedding`` (base64 text of float32
+little-endian values, :func:`~hopgraph.graph_models.encode_vector`) and ``embedding_key``
+(:func:`~hopgraph.graph_models.triplet_embedding_key`: model, dimension and a fingerprint of the
+verbalisation; the stored form lives in ``graph_models`` so that the loader shares it). :func:`collect_candidates` returns a stored vector only when its key is the
 embedder's, and :func:`select_region` embeds at query time only the candidates without one, so the
 selection is the same with or without stored vectors.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -28,20 +25,19 @@ import numpy as np
 
 from hopgraph.db import QueryRunner
 from hopgraph.errors import RetrievalError
-from hopgraph.graph_models import RELATION_SPECS, BioRel
-from hopgraph.graph_models._vocab import BioType
+from hopgraph.graph_models import (
+    RELATION_SPECS,
+    BioType,
+    decode_vector,
+    triplet_embedding_key,
+    triplet_text,
+)
 from hopgraph.ports import Embedder
 
 DEFAULT_K = 15
 DEFAULT_LAMBDA = 0.7
 DEFAULT_PER_ENTITY_LIMIT = 60
 DEFAULT_WEIGHT = 1.0
-# Bump when triplet_text changes shape: stored vectors of the old text then stop matching.
-VERBALISATION_VERSION = 1
-VECTOR_DTYPE = np.dtype("<f4")
-# Stored as base64 text, not a byte array: the driver's Record.data() rebuilds a byte array one
-# element at a time (~3 ms per 1,536-byte vector), which made the region query 11x slower.
-VECTOR_FORMAT = "float32-le-base64"
 
 
 class Domain(StrEnum):
@@ -96,60 +92,6 @@ class Triplet:
     def text(self) -> str:
         """The verbalised triplet (relation description map)."""
         return triplet_text(self.head, self.relation, self.tail)
-
-
-def triplet_text(head: str, relation: str, tail: str) -> str:
-    """Verbalise a triplet with the relation description map: ``"<head> <text of rel> <tail>"``.
-
-    The one verbalisation MMR embeds, at query time and in the loader's embedding pass.
-    """
-    spec = RELATION_SPECS.get(BioRel(relation)) if relation in BioRel.__members__ else None
-    verb = spec.text if spec is not None else relation.lower().replace("_", " ")
-    return f"{head} {verb} {tail}"
-
-
-def _verbalisation_fingerprint() -> str:
-    parts = [f"v{VERBALISATION_VERSION}", VECTOR_FORMAT, *sorted(f"{r.value}\t{s.text}" for r, s in RELATION_SPECS.items())]
-    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:12]
-
-
-VERBALISATION_FINGERPRINT = _verbalisation_fingerprint()
-
-
-def triplet_embedding_key(embedder: Embedder) -> str:
-    """What a stored triplet vector must have been made with to stand in for ``embedder``'s.
-
-    ``"<model name>|<dimension>|<verbalisation fingerprint>"``: another model, dimension or
-    relation text (or :data:`VERBALISATION_VERSION`) gives another key, and the stale vectors
-    are ignored (and re-made by the next embedding pass).
-    """
-    return f"{embedder.name}|{embedder.dimension}|{VERBALISATION_FINGERPRINT}"
-
-
-def encode_vector(vector: Sequence[float]) -> str:
-    """A vector in its stored form: base64 of float32 little-endian values (4 bytes each).
-
-    Embedders return float32 values, so the round trip through :func:`decode_vector` is exact.
-    """
-    return base64.b64encode(np.asarray(vector, dtype=VECTOR_DTYPE).tobytes()).decode("ascii")
-
-
-def decode_vector(stored: str, dimension: int, *, what: str = "vector") -> np.ndarray:
-    """The float32 vector stored by :func:`encode_vector`.
-
-    Raises:
-        RetrievalError: ``stored`` is not base64 text of exactly ``dimension`` float32 values.
-    """
-    if not isinstance(stored, str):
-        raise RetrievalError(f"{what}: stored embedding is {type(stored).__name__}, not base64 text")
-    try:
-        raw = base64.b64decode(stored, validate=True)
-    except (binascii.Error, ValueError) as e:
-        raise RetrievalError(f"{what}: stored embedding is not base64 ({e})") from e
-    if len(raw) != dimension * VECTOR_DTYPE.itemsize:
-        raise RetrievalError(f"{what}: stored embedding has {len(raw)} bytes, expected "
-                             f"{dimension * VECTOR_DTYPE.itemsize} ({dimension} float32 values)")
-    return np.frombuffer(raw, dtype=VECTOR_DTYPE)
 
 
 @dataclass(frozen=True)
@@ -338,6 +280,8 @@ def type_of_label(label: str) -> BioType | None:
 
 DEFAULT_JOIN_LIMIT = 20
 DEFAULT_MAX_PATHS = 3
+DEFAULT_HOP_DECAY = 0.5  # per edge after the first: a one-edge path counts twice a two-edge one
+DEFAULT_MAX_EDGES = 3
 
 
 @dataclass(frozen=True)
@@ -407,7 +351,7 @@ def join_hops(runner: QueryRunner, constraints: Sequence[HopConstraint], weights
 
 @dataclass(frozen=True)
 class OptionPath:
-    """A path of one or two edges joining an option's entity to a question entity."""
+    """A path of one to three edges joining an option's entity to a question entity."""
 
     letter: str
     option_id: str
@@ -421,15 +365,21 @@ class OptionPath:
 
 def score_option_paths(runner: QueryRunner, option_ids: Mapping[str, Sequence[str]],
                        stem_ids: Sequence[str], weights: Mapping[str, float], *,
-                       max_paths: int = DEFAULT_MAX_PATHS) -> dict[str, list[OptionPath]]:
+                       max_paths: int = DEFAULT_MAX_PATHS, hop_decay: float = DEFAULT_HOP_DECAY,
+                       max_edges: int = DEFAULT_MAX_EDGES) -> dict[str, list[OptionPath]]:
     """The weighted paths (``biomed/score_option_paths``) from each option's entities to the
-    question's entities, by option letter (best first); an option without one maps to ``[]``."""
+    question's entities, by option letter (best first); an option without one maps to ``[]``.
+
+    A path scores the product of its weights, times ``hop_decay`` per edge after the first,
+    divided by the log-degree of each middle entity; ``max_edges`` (2 or 3) bounds its length.
+    """
     out: dict[str, list[OptionPath]] = {letter: [] for letter in option_ids}
     pairs = [{"letter": letter, "id": i} for letter, ids in option_ids.items() for i in ids]
     if not pairs or not stem_ids:
         return out
     rows = runner.read("biomed/score_option_paths", options=pairs, stem_ids=list(stem_ids),
-                       weights=dict(weights), default_weight=DEFAULT_WEIGHT, max_paths=max_paths)
+                       weights=dict(weights), default_weight=DEFAULT_WEIGHT, max_paths=max_paths,
+                       hop_decay=float(hop_decay), max_edges=int(max_edges))
     for r in rows:
         out[str(r["letter"])].append(OptionPath(
             str(r["letter"]), str(r["option_id"]), str(r["stem_id"]), float(r["score"]),

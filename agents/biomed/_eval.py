@@ -23,13 +23,24 @@ from typing import Any
 
 from hopgraph.agents._embedders import Embedder, Vector
 from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity
+from hopgraph.agents.biomed._planning import decompose
 from hopgraph.agents.biomed._reasoner import Regram, RegramConfig
+from hopgraph.db import QueryRunner
 from hopgraph.errors import HopgraphError
 
 DEFAULT_PER_DATASET = 34
 MIRAGE_SETS = ("medqa", "medmcqa", "pubmedqa", "bioasq", "mmlu")
 AFRIMED = "afrimedqa"
 _AFRIMED_OPTION = re.compile(r"^\s*([A-J]):\s*(.+?)\s*$", re.MULTILINE)
+_ZERO_WIDTH = "\u200b\u200c\u200d\ufeff"
+
+
+def _strip_own_letter(letter: str, text: str) -> str:
+    """``text`` without a leading copy of its own letter label ("C.", "C)") and zero-width
+    characters; unchanged when that would leave nothing."""
+    clean = text.translate({ord(c): None for c in _ZERO_WIDTH}).strip()
+    m = re.match(rf"{letter}[.)]\s*(?=\S)", clean)
+    return clean[m.end():] if m else clean
 
 ABLATIONS: dict[str, RegramConfig] = {
     "regram": RegramConfig(),
@@ -38,6 +49,7 @@ ABLATIONS: dict[str, RegramConfig] = {
     "no_mmr": RegramConfig(use_mmr=False),
     "no_reviewer": RegramConfig(use_reviewer=False),
     "baseline_vector_top15": RegramConfig(unweighted_vector_baseline=True),
+    "option_paths_2_edges": RegramConfig(option_max_edges=2),
 }
 
 
@@ -73,7 +85,9 @@ def load_questions(data_dir: Path, *, per_dataset: int, seed: int = 13,
                 continue
             for qid, item in json.loads(afr.read_text())["mcq_expert"].items():
                 text = str(item["query"])
-                opts = {k: v for k, v in _AFRIMED_OPTION.findall(text) if v.strip().lower() != "n/a"}
+                # The option texts repeat their letter ("C.\u200bPyloric stenosis"): dropped.
+                opts = {k: _strip_own_letter(k, v) for k, v in _AFRIMED_OPTION.findall(text)
+                        if v.strip().lower() != "n/a"}
                 stem = _AFRIMED_OPTION.split(text)[0].strip()
                 if opts and item.get("answer") in opts:
                     items.append(Question(name, qid, stem, opts, str(item["answer"])))
@@ -92,11 +106,19 @@ class MemoLinker(EntityLinker):
     def __init__(self, inner: EntityLinker) -> None:
         self._inner = inner
         self._memo: dict[str, list[LinkedEntity]] = {}
+        self._options: dict[str, list[LinkedEntity]] = {}
 
     def link(self, text: str) -> list[LinkedEntity]:
         if text not in self._memo:
             self._memo[text] = self._inner.link(text)
         return self._memo[text]
+
+    def link_option(self, text: str, *, min_ratio: float | None = None) -> list[LinkedEntity]:
+        key = f"{min_ratio}\0{text}"
+        if key not in self._options:
+            self._options[key] = (self._inner.link_option(text) if min_ratio is None
+                                  else self._inner.link_option(text, min_ratio=min_ratio))
+        return self._options[key]
 
 
 class MemoEmbedder:
@@ -261,7 +283,7 @@ def evaluate(regram: Regram, questions: Sequence[Question], *,
     linker = regram.linker
     for q in questions:
         gold_text = q.options.get(q.answer, "")
-        gold_ids[q.qid] = {e.id for e in linker.link(gold_text)} if gold_text else set()
+        gold_ids[q.qid] = {e.id for e in linker.link_option(gold_text)} if gold_text else set()
         row: dict[str, Any] = {"dataset": q.dataset, "qid": q.qid, "answer": q.answer,
                                "gold_linked": sorted(gold_ids[q.qid])}
         for name, cfg in configs.items():
@@ -299,10 +321,86 @@ def evaluate(regram: Regram, questions: Sequence[Question], *,
             "items": rows}
 
 
+def evidence_ceiling(runner: QueryRunner, linker: EntityLinker, questions: Sequence[Question], *,
+                     max_edges: int = 3) -> dict[str, Any]:
+    """How many questions the graph could answer from paths at all: per question, the entities
+    linked from its hops (as the reasoner links them, without an LLM), the entities of each
+    option (:meth:`EntityLinker.link_option`, question entities left out) and the shortest
+    distance between a question entity and an option entity (``biomed/measure_pair_distances``).
+
+    Returns counts over the questions (question entity linked, an option linked, the gold option
+    linked, some option / the gold option within 1..``max_edges`` edges) and one row per question.
+    """
+    rows: list[dict[str, Any]] = []
+    for q in questions:
+        hops = decompose(q.question, None).hops
+        stem = list(dict.fromkeys(e.id for h in hops for e in linker.link(h)))
+        opts = {k: [e.id for e in linker.link_option(t) if e.id not in stem]
+                for k, t in q.options.items()}
+        pairs = [{"stem_id": s, "option_id": o} for s in stem for ids in opts.values() for o in ids]
+        dist: dict[tuple[str, str], int] = {}
+        if pairs:
+            for r in runner.read("biomed/measure_pair_distances", pairs=pairs, max_edges=max_edges):
+                if r["edges"] is not None:
+                    dist[(str(r["stem_id"]), str(r["option_id"]))] = int(r["edges"])
+        nearest = {k: min((dist[(s, o)] for s in stem for o in ids if (s, o) in dist), default=None)
+                   for k, ids in opts.items()}
+        rows.append({"dataset": q.dataset, "qid": q.qid, "answer": q.answer,
+                     "question_entities": len(stem),
+                     "option_entities": {k: len(v) for k, v in opts.items()},
+                     "nearest_edges": nearest})
+    counts: dict[str, Any] = {
+        "questions": len(rows),
+        "question_entity_linked": sum(r["question_entities"] > 0 for r in rows),
+        "some_option_linked": sum(any(r["option_entities"].values()) for r in rows),
+        "gold_option_linked": sum(r["option_entities"][r["answer"]] > 0 for r in rows),
+        "options_linked": sum(n > 0 for r in rows for n in r["option_entities"].values()),
+        "options": sum(len(r["option_entities"]) for r in rows),
+    }
+    for k in range(1, max_edges + 1):
+        counts[f"some_option_within_{k}"] = sum(
+            any(d is not None and d <= k for d in r["nearest_edges"].values()) for r in rows)
+        counts[f"gold_within_{k}"] = sum(
+            (r["nearest_edges"][r["answer"]] or max_edges + 1) <= k for r in rows)
+    return {"counts": counts, "by_split": {
+        split: {"questions": sum(split_of(r["dataset"]) == split for r in rows),
+                f"gold_within_{max_edges}": sum(
+                    split_of(r["dataset"]) == split
+                    and (r["nearest_edges"][r["answer"]] or max_edges + 1) <= max_edges
+                    for r in rows)}
+        for split in sorted({split_of(r["dataset"]) for r in rows})}, "items": rows}
+
+
+def bootstrap_mean(values: Sequence[bool], *, resamples: int = 2000,
+                   seed: int = 7) -> dict[str, float]:
+    """Mean of ``values`` and its 95 % percentile bootstrap interval (NaN when empty)."""
+    n = len(values)
+    if n == 0:
+        return {"mean": float("nan"), "low": float("nan"), "high": float("nan")}
+    x = [int(v) for v in values]
+    rng = random.Random(seed)
+    means = sorted(sum(x[rng.randrange(n)] for _ in range(n)) / n for _ in range(resamples))
+    return {"mean": round(sum(x) / n, 4), "low": round(means[int(0.025 * resamples)], 4),
+            "high": round(means[int(0.975 * resamples) - 1], 4)}
+
+
+def split_of(dataset: str) -> str:
+    """``afrimedqa`` for AfrimedQA, ``mirage`` for the MIRAGE sets, else the dataset's name."""
+    if dataset == AFRIMED:
+        return AFRIMED
+    return "mirage" if dataset in MIRAGE_SETS else dataset
+
+
 def compare(rows: Sequence[dict[str, Any]], configs: Sequence[str],
             gold: Sequence[str]) -> dict[str, Any]:
     """Majority-letter accuracy and paired bootstrap intervals of each config against the
-    unweighted baseline and the majority letter (same questions; abstentions count as wrong)."""
+    unweighted baseline and the majority letter (same questions; abstentions count as wrong).
+
+    Per config also: its accuracy over all with a bootstrap interval; over the questions it
+    answered, beside the majority letter on those same questions (paired interval), since a
+    scorer that abstains is compared fairly only where it speaks; and the same figures per split
+    (MIRAGE and AfrimedQA, so a set used for choosing settings is reported apart from the other).
+    """
     out: dict[str, Any] = {}
     if not rows:
         return out
@@ -310,10 +408,29 @@ def compare(rows: Sequence[dict[str, Any]], configs: Sequence[str],
     majority = [g == letter for g in gold]
     out["majority_letter"] = {"letter": letter, "accuracy": round(count / len(gold), 4)}
     base = "baseline_vector_top15"
+    splits = sorted({split_of(str(r["dataset"])) for r in rows})
     for name in configs:
         correct = [bool(r[name]["correct"]) for r in rows]
-        entry = {"vs_majority_letter": paired_bootstrap(correct, majority)}
+        answered = [i for i, r in enumerate(rows) if r[name]["choice"] is not None]
+        entry: dict[str, Any] = {
+            "accuracy_all": bootstrap_mean(correct),
+            "vs_majority_letter": paired_bootstrap(correct, majority),
+            "answered": len(answered),
+            "accuracy_answered": bootstrap_mean([correct[i] for i in answered]),
+            "majority_letter_on_answered": bootstrap_mean([majority[i] for i in answered]),
+            "answered_vs_majority_letter": paired_bootstrap([correct[i] for i in answered],
+                                                            [majority[i] for i in answered]),
+        }
         if base in configs and name != base:
             entry["vs_" + base] = paired_bootstrap(correct, [bool(r[base]["correct"]) for r in rows])
+        by_split: dict[str, Any] = {}
+        for split in splits:
+            idx = [i for i, r in enumerate(rows) if split_of(str(r["dataset"])) == split]
+            ans = [i for i in idx if rows[i][name]["choice"] is not None]
+            by_split[split] = {"questions": len(idx), "answered": len(ans),
+                               "correct": sum(correct[i] for i in idx),
+                               "accuracy_all": bootstrap_mean([correct[i] for i in idx]),
+                               "majority_letter_all": bootstrap_mean([majority[i] for i in idx])}
+        entry["by_split"] = by_split
         out[name] = entry
     return out

@@ -7,6 +7,12 @@ plus the long forms of abbreviations when a spaCy pipeline with scispaCy's
 and a candidate is kept when rapidfuzz's ratio between the mention and the entity's name or one of
 its aliases is at least 90 (synonym expansion: an alias hit links the canonical entity).
 The UMLS linker of scispaCy needs downloaded data and is not used.
+
+MCQ options are short phrases: :meth:`EntityLinker.link_option` first links the whole option to
+its most similar entity name (rapidfuzz ``token_sort_ratio`` on forms without parentheses, so
+"patent ductus arteriosus (PDA)" finds "patent ductus arteriosus" and "Takayasu's arteritis"
+"Takayasu arteritis") and falls back to the n-gram linking of :meth:`EntityLinker.link` for
+options that embed a name in a longer phrase ("Start him on hydrocortisone").
 """
 
 from __future__ import annotations
@@ -25,6 +31,12 @@ DEFAULT_MIN_RATIO = 90.0
 DEFAULT_MAX_NGRAM = 4
 DEFAULT_CANDIDATES_PER_MENTION = 5
 DEFAULT_MAX_ENTITIES = 12
+DEFAULT_OPTION_MIN_RATIO = 90.0  # 85 let "Arthritis" link "arteritis" (89)
+# A mention this short links only to an identical name or alias (case aside): at ratio 90 a
+# five-letter word matches a six-letter gene symbol ("clasp" -> CLASRP).
+SHORT_MENTION = 6
+_PARENTHESES = re.compile(r"\s*\([^()]*\)")
+_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\ufeff]")
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-/'.]*[A-Za-z0-9]|[A-Za-z0-9]")
 _LUCENE_PHRASE_ESCAPE = re.compile(r'(["\\])')
 _LUCENE_TERM_ESCAPE = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
@@ -63,6 +75,14 @@ def mentions_of(text: str, *, max_ngram: int = DEFAULT_MAX_NGRAM,
         if e.strip():
             out.setdefault(e.strip(), None)
     return list(out)
+
+
+def option_form(text: str) -> str:
+    """An option's text as compared with entity names: zero-width characters and parenthesised
+    parts dropped, possessive 's removed, folded to lower case with single spaces."""
+    text = _PARENTHESES.sub("", _ZERO_WIDTH.sub("", text) + " ")
+    text = text.replace("\u2019s ", " ").replace("'s ", " ")
+    return " ".join(text.strip(" .;,").casefold().split())
 
 
 def lucene_phrase(mention: str) -> str:
@@ -120,7 +140,7 @@ class EntityLinker:
             mention = str(r["mention"]).casefold()
             names = [str(r["name"])] + [str(a) for a in r["aliases"] or []]
             score, matched = max((fuzz.ratio(mention, n.casefold()), n) for n in names)
-            if score < self._min_ratio:
+            if score < self._min_ratio or (len(mention) <= SHORT_MENTION and score < 100):
                 continue
             cand = LinkedEntity(str(r["id"]), str(r["name"]), str(r["node_type"] or ""),
                                 str(r["mention"]), matched, float(score), int(r["degree"]))
@@ -129,6 +149,36 @@ class EntityLinker:
                 best[cand.id] = cand
         ranked = sorted(best.values(), key=lambda e: (-e.ratio, -len(e.mention), e.degree, e.id))
         return _drop_nested(ranked)[: self._max_entities]
+
+    def link_option(self, text: str, *,
+                    min_ratio: float = DEFAULT_OPTION_MIN_RATIO) -> list[LinkedEntity]:
+        """Entities an MCQ option names, best first.
+
+        The whole option (:func:`option_form`) is one mention: the entity whose name or alias is
+        most similar to it (``token_sort_ratio`` ≥ ``min_ratio``, on forms without parentheses)
+        is the option's entity, with the mention equal to the whole option. Without one, the
+        entities its n-grams name (:meth:`link`): their mentions are shorter than the option,
+        which is how a scorer tells a whole-option match from a name inside a longer phrase.
+        """
+        form = option_form(text)
+        if not form:
+            return []
+        rows = self._runner.read("biomed/search_entities",
+                                 mentions=[{"mention": form, "lucene": lucene_phrase(form)}],
+                                 limit=self._per_mention)
+        best: LinkedEntity | None = None
+        for r in rows:
+            names = [str(r["name"])] + [str(a) for a in r["aliases"] or []]
+            score, matched = max((fuzz.token_sort_ratio(form, option_form(n)), n) for n in names)
+            if score < min_ratio or (len(form) <= SHORT_MENTION and score < 100):
+                continue
+            cand = LinkedEntity(str(r["id"]), str(r["name"]), str(r["node_type"] or ""), form,
+                                matched, float(score), int(r["degree"]))
+            if best is None or (cand.ratio, -cand.degree, cand.id) > (best.ratio, -best.degree, best.id):
+                best = cand
+        if best is not None:
+            return [best]
+        return self.link(form)
 
 
 def _drop_nested(entities: list[LinkedEntity]) -> list[LinkedEntity]:

@@ -24,6 +24,7 @@ from hopgraph.agents._llm import ChatModel, parse_json_reply
 from hopgraph.agents.biomed import _prompts
 from hopgraph.agents.biomed._joins import JoinPlan, plan_join
 from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity
+from hopgraph.agents.biomed._options import asks_for_exception, choose_option, option_score
 from hopgraph.agents.biomed._planning import Plan, Typed, classify, decompose
 from hopgraph.agents.biomed._reviewer import (
     GraphVerifier,
@@ -38,8 +39,10 @@ from hopgraph.db import QueryRunner
 from hopgraph.errors import LLMError
 from hopgraph.results import Evidence
 from hopgraph.retrieval._biomed import (
+    DEFAULT_HOP_DECAY,
     DEFAULT_K,
     DEFAULT_LAMBDA,
+    DEFAULT_MAX_EDGES,
     DEFAULT_PER_ENTITY_LIMIT,
     JoinedEntity,
     OptionPath,
@@ -85,6 +88,8 @@ class RegramConfig:
     use_reviewer: bool = True
     unweighted_vector_baseline: bool = False  # top-k by similarity alone, no weights, no MMR
     use_joins: bool = True  # join the hops on their shared variable in Cypher
+    option_max_edges: int = DEFAULT_MAX_EDGES  # longest option-to-question path (2 or 3 edges)
+    option_hop_decay: float = DEFAULT_HOP_DECAY  # path factor per edge after the first
 
 
 @dataclass
@@ -107,7 +112,8 @@ class OptionEvidence:
     """What an MCQ option rests on: its score and the weighted paths behind it.
 
     ``score`` sums, over the question entities the option's entities reach, the best path's score
-    (:func:`hopgraph.retrieval._biomed.score_option_paths`); ``similarity`` is the best cosine
+    weighted by the link's confidence and discounted by the option entity's degree
+    (:func:`hopgraph.agents.biomed._options.option_score`); ``similarity`` is the best cosine
     between the option text and a region fact (used only by the unweighted vector baseline).
     """
 
@@ -400,19 +406,17 @@ class Regram:
         best similarity between the option text and a region fact (its historical scorer).
         """
         stem_ids = list(dict.fromkeys(e.id for h in hops for e in self._linker.link(h.question)))
-        option_ids = {letter: [e.id for e in self._linker.link(text) if e.id not in stem_ids]
-                      for letter, text in opts.items()}
         if self.config.unweighted_vector_baseline:
             return {letter: OptionEvidence(0.0, (), sim)
                     for letter, sim in self._option_similarities(opts, hops).items()}
-        paths = score_option_paths(self._runner, option_ids, stem_ids, weights)
-        out: dict[str, OptionEvidence] = {}
-        for letter, found in paths.items():
-            best: dict[str, OptionPath] = {}
-            for p in found:  # best first: the first path to each question entity is its best
-                best.setdefault(p.stem_id, p)
-            out[letter] = OptionEvidence(float(sum(p.score for p in best.values())), tuple(found))
-        return out
+        links = {letter: [e for e in self._linker.link_option(text) if e.id not in stem_ids]
+                 for letter, text in opts.items()}
+        paths = score_option_paths(self._runner, {k: [e.id for e in v] for k, v in links.items()},
+                                   stem_ids, weights, hop_decay=self.config.option_hop_decay,
+                                   max_edges=self.config.option_max_edges)
+        return {letter: OptionEvidence(option_score(found, links[letter], opts[letter]),
+                                       tuple(found))
+                for letter, found in paths.items()}
 
     def _option_similarities(self, opts: Mapping[str, str], hops: Sequence[HopResult]) -> dict[str, float]:
         """Per option: best cosine between its text and a region fact (vectors MMR already used)."""
@@ -431,18 +435,12 @@ class Regram:
     @staticmethod
     def _choose(evidence: Mapping[str, OptionEvidence]) -> tuple[str | None, str]:
         """The letter with the most evidence, or None (abstain) when no option has any or the best
-        ones tie: letters carry no information, so no letter is preferred."""
-        def value(e: OptionEvidence) -> float:
-            return e.score if e.score > 0 else e.similarity
-        if not evidence:
-            return None, "abstain: no options"
-        top = max(value(e) for e in evidence.values())
-        if top <= 0:
-            return None, "abstain: no evidence"
-        best = [k for k, e in evidence.items() if value(e) == top]
-        if len(best) > 1:
-            return None, "abstain: tie"
-        return best[0], ("kg-paths" if evidence[best[0]].score > 0 else "similarity")
+        ones tie (:func:`choose_option`): letters carry no information, so none is preferred."""
+        letter, reason = choose_option(
+            {k: (e.score if e.score > 0 else e.similarity) for k, e in evidence.items()})
+        if letter is None:
+            return None, reason
+        return letter, ("kg-paths" if evidence[letter].score > 0 else "similarity")
 
     def _synthesise(self, question: str, opts: Mapping[str, str], hops: Sequence[HopResult],
                     joined: Sequence[JoinedEntity], evidence_by_option: Mapping[str, OptionEvidence],
@@ -459,6 +457,9 @@ class Regram:
         choice_source: str | None = None
         if opts:
             choice, choice_source = self._choose(evidence_by_option)
+            if (choice is not None and not self.config.unweighted_vector_baseline
+                    and asks_for_exception(question)):
+                choice, choice_source = None, "abstain: asks for an exception"
         options_block = ""
         if opts:
             options_block = _prompts.FINAL_MCQ_SUFFIX.format(

@@ -9,6 +9,10 @@ and the whole region construction (Cypher + MMR with all-MiniLM-L6-v2).
 
 Run: ``python -m tests.benchmarks.biomed_eval [--per-dataset 34]``. With ``HOPGRAPH_LLM_BASE_URL``
 set the configured LLM answers; without it the deterministic KG scorer does (stated in the output).
+``--uri bolt://… --password-file FILE`` evaluates on a server already holding the subset (loaded
+by ``load_primekg``; its node and edge counts are recorded) instead of starting and loading one.
+``--ceiling`` also measures how many questions have an option within 1–3 edges of a question
+entity at all (:func:`hopgraph.agents.biomed._eval.evidence_ceiling`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
 from hopgraph.agents._embedders import build_embedder
 from hopgraph.agents._llm import chat_model_from
 from hopgraph.agents.biomed._build import build_nlp
@@ -33,10 +39,12 @@ from hopgraph.agents.biomed._eval import (
     ABLATIONS,
     MemoEmbedder,
     MemoLinker,
+    Question,
     evaluate,
+    evidence_ceiling,
     load_mcq,
 )
-from hopgraph.agents.biomed._linking import EntityLinker
+from hopgraph.agents.biomed._linking import EntityLinker, option_form
 from hopgraph.agents.biomed._reasoner import Regram
 from hopgraph.db import Neo4jRunner, connect
 from hopgraph.db._runtime import LocalInstance, free_port
@@ -80,6 +88,31 @@ def latency(runner: Neo4jRunner, seed_sets: list[list[str]],
             "region_with_mmr_over_plain_p50": round(statistics.median(full_ms) / statistics.median(plain_ms), 2)}
 
 
+def gold_name_similarity(questions: list[Question], tsv: Path) -> dict[str, Any]:
+    """A linker-independent ceiling: for each gold option, the most similar entity name of the
+    subset (rapidfuzz ``token_sort_ratio`` on :func:`option_form`, over every name in ``tsv``),
+    counted at several thresholds. Yes/no/maybe options are counted apart (they name nothing)."""
+    names: set[str] = set()
+    with tsv.open(encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 3:
+                names.update((parts[0], parts[2]))
+    forms = sorted({option_form(n) for n in names} - {""})
+    yes_no = {"yes", "no", "maybe"}
+    best: list[float] = []
+    for q in questions:
+        gold = option_form(q.options[q.answer])
+        if {option_form(t) for t in q.options.values()} <= yes_no:
+            continue
+        hit = process.extractOne(gold, forms, scorer=fuzz.token_sort_ratio)
+        best.append(float(hit[1]) if hit else 0.0)
+    return {"names": len(forms), "questions_with_named_options": len(best),
+            "yes_no_questions": len(questions) - len(best),
+            "gold_best_name_ratio_at_least": {str(t): sum(b >= t for b in best)
+                                              for t in (70, 80, 90, 100)}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--per-dataset", type=int, default=None,
@@ -92,6 +125,13 @@ def main() -> None:
     ap.add_argument("--local-llm", action="store_true",
                     help="serve the bundled SmolLM2-135M (hopgraph llm serve) and answer with it")
     ap.add_argument("--skip-latency", action="store_true")
+    ap.add_argument("--uri", default=None,
+                    help="use this running server (already loaded with the subset) instead of "
+                         "starting one")
+    ap.add_argument("--password-file", type=Path, default=None,
+                    help="file holding the password of --uri (user neo4j)")
+    ap.add_argument("--ceiling", action="store_true",
+                    help="also count questions with an option within 1-3 edges of a question entity")
     ap.add_argument("--compare-no-llm", action="store_true",
                     help="also run the configs without the LLM on the same questions (rows "
                          "'no_llm:<config>'), before the LLM rows")
@@ -106,14 +146,31 @@ def main() -> None:
         settings = settings.replace(llm=dataclasses.replace(
             settings.llm, base_url=llm_server.base_url, model=llm_server.alias, timeout_s=120.0))
     tmp = Path(tempfile.mkdtemp(prefix="hopgraph-bio-eval-"))
-    inst = LocalInstance(root=tmp / "neo4j", cache_root=Path.home() / ".local/share/hopgraph/cache",
-                         bolt_port=free_port(), http_port=free_port(), heap="1g", pagecache="1g")
-    inst.start()
+    inst: LocalInstance | None = None
+    if args.uri is None:
+        inst = LocalInstance(root=tmp / "neo4j",
+                             cache_root=Path.home() / ".local/share/hopgraph/cache",
+                             bolt_port=free_port(), http_port=free_port(), heap="1g",
+                             pagecache="1g")
+        inst.start()
     try:
-        driver = connect(inst.uri, "neo4j", inst.password())
-        install_schema(driver, "neo4j", dimension=384)
-        runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
-        report = load_primekg(runner, DATA / "primekg" / "primekg_triples_subset.tsv")
+        if inst is not None:
+            driver = connect(inst.uri, "neo4j", inst.password())
+            install_schema(driver, "neo4j", dimension=384)
+            runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
+            report = load_primekg(runner, DATA / "primekg" / "primekg_triples_subset.tsv")
+            loaded: dict[str, Any] = {
+                "rows": report.rows_read, "seconds": round(report.seconds, 1),
+                "rows_per_s": round(report.rows_per_s), "nodes": report.nodes_after,
+                "edges": report.edges_after, "skipped": report.problems_by_reason}
+        else:
+            if args.password_file is None:
+                ap.error("--uri needs --password-file")
+            driver = connect(args.uri, "neo4j", args.password_file.read_text().strip())
+            runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
+            counts = runner.read("biomed/count_graph")[0]
+            loaded = {"server": args.uri, "nodes": counts["nodes"], "edges": counts["edges"],
+                      "loaded_by": "load_primekg on the subset before this run"}
         questions = load_mcq(args.data, per_dataset=args.per_dataset, seed=args.seed)
         linker = MemoLinker(EntityLinker(runner, nlp=build_nlp()))
         embedder = MemoEmbedder(build_embedder("all-MiniLM-L6-v2", settings.embedder.cache_dir))
@@ -153,9 +210,11 @@ def main() -> None:
                 texts.append(q.question)
         if not args.skip_latency:
             result["latency_subset"] = latency(runner, seed_sets[:40], texts[:40])
-        result["load_subset"] = {"rows": report.rows_read, "seconds": round(report.seconds, 1),
-                                 "rows_per_s": round(report.rows_per_s), "nodes": report.nodes_after,
-                                 "edges": report.edges_after, "skipped": report.problems_by_reason}
+        if args.ceiling:
+            result["ceiling"] = evidence_ceiling(runner, linker, questions)
+            result["ceiling"]["gold_name_similarity"] = gold_name_similarity(
+                questions, DATA / "primekg" / "primekg_triples_subset.tsv")
+        result["load_subset"] = loaded
         result["sampling"] = {"data": str(args.data), "per_dataset": args.per_dataset, "seed": args.seed,
                               "questions": len(questions), "eval_seconds": round(eval_s, 1),
                               "llm": regram.llm_model,
@@ -170,7 +229,8 @@ def main() -> None:
                               "compare_no_llm": baseline is not None}
         driver.close()
     finally:
-        inst.stop()
+        if inst is not None:
+            inst.stop()
         if llm_server is not None:
             llm_server.stop()
         shutil.rmtree(tmp, ignore_errors=True)

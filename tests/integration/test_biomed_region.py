@@ -7,7 +7,15 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from hopgraph.agents.biomed import EntityLinker, GraphVerifier, Hypothesis, Mode, Regram, Reviewer
+from hopgraph.agents.biomed import (
+    EntityLinker,
+    GraphVerifier,
+    Hypothesis,
+    Mode,
+    Regram,
+    RegramConfig,
+    Reviewer,
+)
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, load_primekg
 from hopgraph.retrieval import Domain, collect_candidates, relation_weights
@@ -113,7 +121,16 @@ def test_option_paths_score_two_edge_paths_and_abstain_without_evidence(sample: 
     two = [p for p in paths["A"] if len(p.triplets) == 2]
     assert all(0 < p.score < 1.5 * 1.5 for p in two)  # divided by the middle entity's log-degree
     assert paths["B"] == []
-    regram = Regram(sample, BagEmbedder(), EntityLinker(sample))
-    ans = regram.ask("Which drug is used for chronic myeloid leukemia?",
-                     {"A": "Metformin", "B": "Warfarin"})
+    # Within two edges neither option reaches the question's entity: no evidence, no letter.
+    two = Regram(sample, BagEmbedder(), EntityLinker(sample), config=RegramConfig(option_max_edges=2))
+    ans = two.ask("Which drug is used for chronic myeloid leukemia?",
+                  {"A": "Metformin", "B": "Warfarin"})
     assert ans.choice is None and ans.label == "no-answer"
+    assert ans.choice_source == "abstain: no evidence"
+    # Three edges (the default) reach it from Warfarin only, each extra edge discounted.
+    three = Regram(sample, BagEmbedder(), EntityLinker(sample))
+    ans = three.ask("Which drug is used for chronic myeloid leukemia?",
+                    {"A": "Metformin", "B": "Warfarin"})
+    far = ans.option_evidence["B"].paths
+    assert ans.choice == "B" and far and all(len(p.triplets) == 3 for p in far)
+    assert all(p.score < 1.5 ** 3 * 0.25 for p in far) and ans.option_evidence["A"].score == 0

@@ -1,0 +1,165 @@
+"""Scoring MCQ options by graph evidence: hub normalisation, link confidence, ties and
+abstention (pure functions and the reasoner with a fake runner; no database)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hopgraph.agents.biomed import EntityLinker, LinkedEntity, Regram
+from hopgraph.agents.biomed._eval import compare, load_questions
+from hopgraph.agents.biomed._linking import option_form
+from hopgraph.agents.biomed._options import (
+    asks_for_exception,
+    choose_option,
+    hub_discount,
+    option_score,
+)
+from hopgraph.retrieval._biomed import OptionPath, Triplet
+from tests.unit.biomed._fakes import BagEmbedder, FakeRunner
+
+_T = Triplet("o", "O", "Drug", "TARGET", "s", "S", "GeneProtein", 1.0)
+
+
+def _entity(eid: str, degree: int, mention: str = "metoprolol", ratio: float = 100.0) -> LinkedEntity:
+    return LinkedEntity(eid, mention, "Drug", mention, mention, ratio, degree)
+
+
+def _path(option_id: str, stem_id: str, score: float) -> OptionPath:
+    return OptionPath("A", option_id, stem_id, score, (_T,))
+
+
+def test_a_hub_option_scores_less_than_a_specific_one_with_the_same_path() -> None:
+    hub = option_score([_path("h", "s", 1.0)], [_entity("h", 800)], "metoprolol")
+    specific = option_score([_path("x", "s", 1.0)], [_entity("x", 5)], "metoprolol")
+    assert 0 < hub < specific
+    assert hub_discount(800) < hub_discount(5) <= 1.0
+
+
+def test_each_question_entity_counts_once_with_its_best_path() -> None:
+    e = _entity("x", 5)
+    one = option_score([_path("x", "s1", 0.8)], [e], "metoprolol")
+    many = option_score([_path("x", "s1", 0.8), _path("x", "s1", 0.5), _path("x", "s1", 0.7)],
+                        [e], "metoprolol")
+    two = option_score([_path("x", "s1", 0.8), _path("x", "s2", 0.8)], [e], "metoprolol")
+    assert many == one and two == 2 * one
+
+
+def test_a_name_inside_a_longer_option_is_weaker_evidence_and_unknown_entities_are_ignored() -> None:
+    whole = option_score([_path("x", "s", 1.0)], [_entity("x", 5)], "Metoprolol")
+    inside = option_score([_path("x", "s", 1.0)], [_entity("x", 5)],
+                          "Switch to metoprolol at night")
+    assert 0 < inside < whole
+    assert option_score([_path("other", "s", 1.0)], [_entity("x", 5)], "metoprolol") == 0.0
+    assert option_score([], [_entity("x", 5)], "metoprolol") == 0.0
+
+
+def test_choice_abstains_without_evidence_and_on_ties() -> None:
+    assert choose_option({}) == (None, "abstain: no options")
+    assert choose_option({"A": 0.0, "B": 0.0}) == (None, "abstain: no evidence")
+    assert choose_option({"A": 0.4, "B": 0.4, "C": 0.1}) == (None, "abstain: tie")
+    assert choose_option({"A": 0.1 + 0.2, "B": 0.3}) == (None, "abstain: tie")  # float noise
+    assert choose_option({"A": 0.1, "B": 0.3}) == ("B", "evidence")
+    # The letter never decides: the same scores under other letters give the same verdict.
+    assert choose_option({"D": 0.3, "A": 0.1}) == ("D", "evidence")
+
+
+def test_option_form_drops_parentheses_zero_width_and_possessives() -> None:
+    assert option_form("Patent ductus arteriosus (PDA)") == "patent ductus arteriosus"
+    assert option_form("\u200bTakayasu's arteritis.") == "takayasu arteritis"
+    assert option_form("Meckel\u2019s diverticulum") == "meckel diverticulum"
+
+
+GRAPH = {"d:a": ("Drugone", "Drug", 4), "d:b": ("Drugtwo", "Drug", 4),
+         "g:t": ("TARGETGENE", "GeneProtein", 2), "x:hub": ("Hubdisease", "Disease", 900),
+         "x:rare": ("Raredisease", "Disease", 3), "g:clasrp": ("CLASRP", "GeneProtein", 1)}
+
+
+def _search(p: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"mention": m["mention"], "id": nid, "name": name, "node_type": typ, "aliases": [],
+             "score": 1.0, "degree": deg}
+            for m in p["mentions"] for nid, (name, typ, deg) in GRAPH.items()
+            if name.lower() in m["mention"].lower() or m["mention"].lower() in name.lower()]
+
+
+def _paths(edges: dict[tuple[str, str], float]) -> Any:
+    def handler(p: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{"letter": o["letter"], "option_id": o["id"], "stem_id": s, "score": score,
+                 "path": [{"head_id": o["id"], "head": GRAPH[o["id"]][0], "head_type": "",
+                           "relation": "TARGET", "tail_id": s, "tail": GRAPH[s][0],
+                           "tail_type": "", "weight": 1.0}]}
+                for o in p["options"] for s in p["stem_ids"]
+                for (a, b), score in edges.items() if (a, b) == (o["id"], s)]
+    return handler
+
+
+def _regram(edges: dict[tuple[str, str], float]) -> tuple[Regram, FakeRunner]:
+    runner = FakeRunner({"biomed/search_entities": _search,
+                         "biomed/score_option_paths": _paths(edges)})
+    return Regram(runner, BagEmbedder(), EntityLinker(runner)), runner
+
+
+def test_reasoner_abstains_on_a_tie_and_without_evidence() -> None:
+    q = "Which drug binds TARGETGENE?"
+    tie, _ = _regram({("d:a", "g:t"): 1.0, ("d:b", "g:t"): 1.0})
+    ans = tie.ask(q, {"A": "Drugone", "B": "Drugtwo"})
+    assert ans.choice is None and ans.choice_source == "abstain: tie" and ans.label == "no-answer"
+    none, _ = _regram({})
+    ans = none.ask(q, {"A": "Drugone", "B": "Drugtwo"})
+    assert ans.choice is None and ans.choice_source == "abstain: no evidence"
+    one, runner = _regram({("d:b", "g:t"): 1.0})
+    ans = one.ask(q, {"A": "Drugone", "B": "Drugtwo"})
+    assert ans.choice == "B" and ans.label == "grounded"
+    sent = next(p for k, p in runner.calls if k == "biomed/score_option_paths")
+    assert sent["max_edges"] == 3 and sent["hop_decay"] == 0.5
+
+
+def test_a_question_asking_for_the_exception_abstains() -> None:
+    assert asks_for_exception("MEN 2B includes the following except")
+    assert asks_for_exception("A man has fever. He does not smoke. Which is NOT a cause of this?")
+    assert not asks_for_exception("He does not smoke. Which drug binds TARGETGENE?")
+    reg, _ = _regram({("d:b", "g:t"): 1.0})
+    ans = reg.ask("All of the following bind TARGETGENE except", {"A": "Drugone", "B": "Drugtwo"})
+    assert ans.choice is None and ans.choice_source == "abstain: asks for an exception"
+    assert ans.option_evidence["B"].score > 0  # the evidence is kept, only the letter is withheld
+
+
+def test_reasoner_prefers_the_specific_option_over_the_hub_with_the_same_path() -> None:
+    reg, _ = _regram({("x:hub", "g:t"): 1.0, ("x:rare", "g:t"): 1.0})
+    ans = reg.ask("Which disease involves TARGETGENE?", {"A": "Hubdisease", "B": "Raredisease"})
+    assert ans.choice == "B"
+    assert ans.option_evidence["A"].score < ans.option_evidence["B"].score
+
+
+def test_short_mentions_link_only_to_an_identical_name() -> None:
+    runner = FakeRunner({"biomed/search_entities": lambda p: [
+        {"mention": m["mention"], "id": "g:clasrp", "name": "CLASRP", "node_type": "GeneProtein",
+         "aliases": [], "score": 1.0, "degree": 1} for m in p["mentions"]]})
+    linker = EntityLinker(runner)
+    assert linker.link_option("clasp") == [] and linker.link("Kroll designed the clasp") == []
+    assert [e.id for e in linker.link_option("CLASRP")] == ["g:clasrp"]
+
+
+def test_afrimed_options_lose_their_repeated_letter(tmp_path: Path) -> None:
+    (tmp_path / "benchmark.json").write_text("{}")
+    (tmp_path / "AfrimedQA_mcq_expert.json").write_text(json.dumps({"mcq_expert": {"0": {
+        "query": "Causes of blood in stools?\n A: A.\u200bNecrotising enterocolitis\n"
+                 " B: B.\u200bC. difficile colitis\n C: C) Pyloric stenosis\n", "answer": "C"}}}))
+    (q,) = load_questions(tmp_path, per_dataset=5)
+    assert q.options == {"A": "Necrotising enterocolitis", "B": "C. difficile colitis",
+                         "C": "Pyloric stenosis"}
+
+
+def test_compare_reports_answered_questions_against_the_majority_letter_and_splits() -> None:
+    rows = [{"dataset": ds, "baseline_vector_top15": {"choice": "A", "correct": g == "A"},
+             "regram": {"choice": c, "correct": c == g}}
+            for ds, c, g in [("medqa", "B", "B"), ("medqa", None, "A"), ("afrimedqa", "A", "A"),
+                             ("afrimedqa", None, "A")]]
+    out = compare(rows, ["regram", "baseline_vector_top15"], ["B", "A", "A", "A"])
+    r = out["regram"]
+    assert out["majority_letter"] == {"letter": "A", "accuracy": 0.75}
+    assert r["answered"] == 2 and r["accuracy_answered"]["mean"] == 1.0
+    assert r["majority_letter_on_answered"]["mean"] == 0.5
+    assert r["by_split"]["mirage"]["questions"] == 2 and r["by_split"]["afrimedqa"]["correct"] == 1
+    assert "vs_baseline_vector_top15" in r
