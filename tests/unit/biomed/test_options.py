@@ -163,3 +163,22 @@ def test_compare_reports_answered_questions_against_the_majority_letter_and_spli
     assert r["majority_letter_on_answered"]["mean"] == 0.5
     assert r["by_split"]["mirage"]["questions"] == 2 and r["by_split"]["afrimedqa"]["correct"] == 1
     assert "vs_baseline_vector_top15" in r
+
+
+def test_evidence_ceiling_counts_links_and_distances() -> None:
+    from hopgraph.agents.biomed._eval import Question, evidence_ceiling
+
+    runner = FakeRunner({"biomed/search_entities": _search,
+                         "biomed/measure_pair_distances": lambda p: [
+                             {**pair, "edges": 2 if pair["option_id"] == "d:b" else None}
+                             for pair in p["pairs"]]})
+    qs = [Question("medqa", "1", "Which drug binds TARGETGENE?",
+                   {"A": "Drugone", "B": "Drugtwo", "C": "nothing"}, "B"),
+          Question("afrimedqa", "2", "What is the pH of water?", {"A": "7", "B": "3"}, "A")]
+    out = evidence_ceiling(runner, EntityLinker(runner), qs)
+    c = out["counts"]
+    assert (c["question_entity_linked"], c["some_option_linked"], c["gold_option_linked"]) == (1, 1, 1)
+    assert (c["some_option_within_1"], c["gold_within_2"], c["gold_within_3"]) == (0, 1, 1)
+    assert out["by_split"] == {"afrimedqa": {"questions": 1, "gold_within_3": 0},
+                               "mirage": {"questions": 1, "gold_within_3": 1}}
+    assert out["items"][0]["nearest_edges"] == {"A": None, "B": 2, "C": None}
