@@ -70,8 +70,10 @@ from hopgraph.retrieval._sentence import (
 
 if TYPE_CHECKING:
     from hopgraph.retrieval._biomed import (
+        DEFAULT_HOP_DECAY,
         DEFAULT_K,
         DEFAULT_LAMBDA,
+        DEFAULT_MAX_EDGES,
         DEFAULT_PER_ENTITY_LIMIT,
         Candidates,
         Domain,
@@ -92,21 +94,23 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "DEFAULT_ANCHOR_K", "DEFAULT_K", "DEFAULT_KS", "DEFAULT_LAMBDA", "DEFAULT_PER_ENTITY_LIMIT",
-    "Candidates", "ChainStep", "Change", "ConsolidatedDocument", "ConsolidatedUnit", "ContextItem",
-    "Domain", "HopConstraint", "JoinedEntity", "LegalContext", "LegalRetriever", "Neighbour",
-    "OptionPath", "PassageHit", "Provenance", "Region", "RetrievalConfig", "RetrievalFilters",
-    "Role", "SeedReport", "SentenceHit", "Triplet", "UnitDiff", "candidate_vectors",
-    "collect_candidates", "consolidate", "definition_item", "definition_subject",
-    "diff_consolidated", "evaluate", "expand_frontier", "find_anchor_sentences", "find_passages",
-    "join_hops", "legal_systems", "load_questions", "parse_as_of", "parse_filters",
-    "passage_titles", "prepare_question", "relation_weights", "render_diff", "score_option_paths",
-    "select_region", "type_of_label", "weighted_mmr",
+    "DEFAULT_ANCHOR_K", "DEFAULT_HOP_DECAY", "DEFAULT_K", "DEFAULT_KS", "DEFAULT_LAMBDA",
+    "DEFAULT_MAX_EDGES", "DEFAULT_PER_ENTITY_LIMIT", "Candidates", "ChainStep", "Change",
+    "ConsolidatedDocument", "ConsolidatedUnit", "ContextItem", "Domain", "HopConstraint",
+    "JoinedEntity", "LegalContext", "LegalRetriever", "Neighbour", "OptionPath", "PassageHit",
+    "Provenance", "Region", "RetrievalConfig", "RetrievalFilters", "Role", "SeedReport",
+    "SentenceHit", "Triplet", "UnitDiff", "candidate_vectors", "collect_candidates", "consolidate",
+    "definition_item", "definition_subject", "diff_consolidated", "evaluate", "expand_frontier",
+    "find_anchor_sentences", "find_passages", "join_hops", "legal_systems", "load_questions",
+    "parse_as_of", "parse_filters", "passage_titles", "prepare_question", "relation_weights",
+    "render_diff", "score_option_paths", "select_region", "type_of_label", "weighted_mmr",
 ]
 
 _BIOMED = frozenset({
+    "DEFAULT_HOP_DECAY",
     "DEFAULT_K",
     "DEFAULT_LAMBDA",
+    "DEFAULT_MAX_EDGES",
     "DEFAULT_PER_ENTITY_LIMIT",
     "Candidates",
     "Domain",

@@ -4,7 +4,7 @@ Every entity a hop links becomes a constraint ``(x)-[r]-(anchor)``; the relation
 for ``r`` come from the cue words next to the anchor's mention in the hop ("targets ABL1" ->
 TARGET, "used for CML" -> INDICATION / OFF_LABEL_USE), any type when there is no cue. The answer's
 node type comes from the question's "which drug / what gene ..." phrase. The constraints are then
-joined in Cypher (:func:`hopgraph.retrieval._biomed.join_hops`), so the answer is the set of
+joined in Cypher (:func:`hopgraph.retrieval.join_hops`), so the answer is the set of
 entities that satisfy every hop, each with its chain of triplets.
 """
 

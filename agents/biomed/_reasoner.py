@@ -38,7 +38,7 @@ from hopgraph.agents.biomed._reviewer import (
 from hopgraph.db import QueryRunner
 from hopgraph.errors import LLMError
 from hopgraph.results import Evidence
-from hopgraph.retrieval._biomed import (
+from hopgraph.retrieval import (
     DEFAULT_HOP_DECAY,
     DEFAULT_K,
     DEFAULT_LAMBDA,

@@ -59,7 +59,6 @@ PRIVATE_IMPORTS_ALLOWED: set[tuple[str, str]] = {
     ("hopgraph._front", "hopgraph.retrieval._legal_consolidate"),
     ("hopgraph._front", "hopgraph.retrieval._legal_types"),
     # agents
-    ("hopgraph.agents.biomed._reasoner", "hopgraph.retrieval._biomed"),
     ("hopgraph.agents.legal._qa_articles", "hopgraph.loaders.legal._citations"),
     ("hopgraph.agents.legal._qa_articles", "hopgraph.loaders.legal._model"),
     # cli
@@ -71,8 +70,6 @@ PRIVATE_IMPORTS_ALLOWED: set[tuple[str, str]] = {
     ("hopgraph.cli._maintenance", "hopgraph.loaders.biomed._writer"),
     ("hopgraph.cli._maintenance", "hopgraph.loaders.legal._loader"),
     ("hopgraph.cli._maintenance", "hopgraph.loaders.sentences._pipeline"),
-    # retrieval
-    ("hopgraph.retrieval._biomed", "hopgraph.graph_models._vocab"),
 }
 
 # The intended layers, bottom first (issue 17 item 2): an area imports only areas below it.
