@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import hashlib
 import json
 import os
@@ -808,6 +809,12 @@ def run_kills(b: Bench, files: list[Path]) -> dict[str, Any]:
         o, e = proc.communicate()
         loader_exit = float("nan")
     text = o.decode("utf-8", "replace") + e.decode("utf-8", "replace")
+    if pid is not None:
+        # The server is this process's child: until it is reaped it is a zombie, which
+        # LocalInstance.running_pid() reads as not ours while Neo4j's launcher, seeing the pid
+        # in its neo4j.pid, refuses to start ("already running"). See the notes.
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
     b.inst.stop()  # clears the pid file of the dead server
     restart = b.start()
     committed = b.documents()
@@ -998,8 +1005,10 @@ def write_report(record: dict[str, Any], md: Path) -> None:
                          f"{v['per_s']} |")
         lines += ["", f"{record['threads']} threads vs 1: throughput ×{r['throughput_ratio']}; "
                   f"same top-5 for every question: {verdict(r['same_answers'])}."]
-    lines += ["", "## Defects found", ""]
+    lines += ["", "## Defects found (failed expectations of the runs above)", ""]
     lines += [f"- {x}" for x in record.get("defects", [])] or ["- none"]
+    if record.get("notes"):
+        lines += ["", "## Notes", ""] + [f"- {x}" for x in record["notes"]]
     md.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -1065,12 +1074,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--parts", default="bad,other,hostile,kill,concurrent,retrieval")
     parser.add_argument("--only", default="", help="comma-separated case names of part 1")
     parser.add_argument("--out", type=Path, default=RESULTS / "reliability.json")
+    parser.add_argument("--render", action="store_true",
+                        help="only write the Markdown of the --out record again (after its notes)")
     parser.add_argument("--merge", action="store_true",
                         help="update the parts run in an existing --out record, keep the others")
     parser.add_argument("--commit", default="HEAD", help="the commit to measure (default HEAD)")
     parser.add_argument("--working-tree", action="store_true",
                         help="measure the working tree as it is (default: HEAD, installed apart)")
     args = parser.parse_args(argv)
+    if args.render:  # the record's notes edited by hand: write the Markdown again
+        write_report(json.loads(args.out.read_text(encoding="utf-8")), args.out.with_suffix(".md"))
+        return
     if not args.working_tree and not os.environ.get(SNAPSHOT_ENV):
         commit = _commit(args.commit)
         site = snapshot_site(commit, Path(tempfile.mkdtemp(prefix="hopgraph-snapshot-")))
@@ -1151,6 +1165,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         record["cases"] = [c for c in old["cases"] if case_category(c["part"]) not in parts
                            or (only is not None and c["name"] not in only)] + record["cases"]
         record["runs"] = old["runs"]
+        record["notes"] = old.get("notes", [])
         record["errors"] = {**{k: v for k, v in old.get("errors", {}).items() if k not in parts},
                             **record["errors"]}
         for key in ("kills", "concurrent", "retrieval"):
