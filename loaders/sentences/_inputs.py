@@ -49,8 +49,13 @@ def read_corpus(path: Path, skipped: list[str]) -> Iterator[RawPassage]:
         return
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+    except UnicodeDecodeError as e:
+        raise IngestError(f"{path}: not UTF-8 text (byte 0x{e.object[e.start]:02x} at offset "
+                          f"{e.start}); convert the file to UTF-8") from e
+    except json.JSONDecodeError as e:
         raise IngestError(f"{path}: not valid JSON ({e})") from e
+    except RecursionError as e:
+        raise IngestError(f"{path}: JSON nested too deeply to be read") from e
     if isinstance(data, dict):
         for title, sentences in data.items():
             if isinstance(sentences, list) and all(isinstance(s, str) for s in sentences):
@@ -71,8 +76,14 @@ def read_corpus(path: Path, skipped: list[str]) -> Iterator[RawPassage]:
 
 
 def _read_jsonl(path: Path, skipped: list[str]) -> Iterator[RawPassage]:
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:  # this line alone is skipped
+                skipped.append(f"{path}:{lineno}: not UTF-8 text (byte 0x{raw[e.start]:02x} at "
+                               f"offset {e.start})")
+                continue
             if not line.strip():
                 continue
             try:
