@@ -640,7 +640,7 @@ def _tail(run: Run) -> str:
 
 # ---- other loaders
 
-def run_other_loaders(b: Bench, work: Path) -> list[Case]:
+def run_other_loaders(b: Bench, work: Path, only: set[str] | None = None) -> list[Case]:
     d = work / "other"
     d.mkdir()
     corpus = (SENTENCE_SAMPLES / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
@@ -665,6 +665,8 @@ def run_other_loaders(b: Bench, work: Path) -> list[Case]:
     ]
     cases = []
     for loader, name, args, data, fname in specs:
+        if only and name not in only:
+            continue
         p = d / f"{loader}-{name}" / fname
         p.parent.mkdir()
         p.write_bytes(data)
@@ -1134,7 +1136,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 cases += guarded("bad", lambda: run_bad_inputs(b, work, only)) or []
             if "other" in parts:
                 print("part 1: bad inputs (load sentences, load primekg)", flush=True)
-                cases += guarded("other", lambda: run_other_loaders(b, work)) or []
+                cases += guarded("other", lambda: run_other_loaders(b, work, only)) or []
             if "hostile" in parts:
                 print("part 1: hostile questions", flush=True)
 
