@@ -962,7 +962,9 @@ def write_report(record: dict[str, Any], md: Path) -> None:
     for c in cases:
         checks = "; ".join(f"{k}: {verdict(v)}" for k, v in c.checks.items())
         msg = (c.message + (f" ({c.note})" if c.note else "")).replace("|", "\\|").replace("\n", " ")
-        lines.append(f"| {c.part} | {c.name} | {c.given.replace('|', '/')} | {c.rc} | {c.seconds} "
+        given = c.given.replace("|", "/").encode("unicode_escape").decode("ascii") \
+            if not c.given.isprintable() else c.given.replace("|", "/")
+        lines.append(f"| {c.part} | {c.name} | {given} | {c.rc} | {c.seconds} "
                      f"| {checks} | {msg[:220]} |")
     k = record.get("kills")
     if k:
