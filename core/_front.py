@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import neo4j
 
-from hopgraph.db._runner import Neo4jRunner, QueryRunner, connect
+from hopgraph.db import Neo4jRunner, QueryRunner, connect
 from hopgraph.errors import ConfigError
 from hopgraph.settings import EmbedderSettings, Settings
 
@@ -36,23 +36,25 @@ if TYPE_CHECKING:
     from neo4j_graphrag.embeddings.base import Embedder as GraphragEmbedder
     from neo4j_graphrag.llm.base import LLMInterface, LLMInterfaceV2
 
-    from hopgraph.agents._embedders import Embedder
-    from hopgraph.agents._llm import ChatModel
-    from hopgraph.agents.biomed._reasoner import BioAnswer, Regram, RegramConfig
-    from hopgraph.agents.legal._conductor import LegalQA, QAOptions
-    from hopgraph.agents.legal._types import Answer
-    from hopgraph.agents.sentences._reasoner import (
+    from hopgraph.agents.biomed import BioAnswer, Regram, RegramConfig
+    from hopgraph.agents.legal import Answer, LegalQA, QAOptions
+    from hopgraph.agents.sentences import (
         SentenceAnswer,
         SentenceReasoner,
         SentenceRetrieval,
         SentenceRetrievalConfig,
     )
-    from hopgraph.db._servers import Connection
-    from hopgraph.loaders.legal._loader import LoadReport
-    from hopgraph.retrieval._biomed import Region
-    from hopgraph.retrieval._legal import LegalRetriever
-    from hopgraph.retrieval._legal_consolidate import ConsolidatedDocument
-    from hopgraph.retrieval._legal_types import LegalContext, RetrievalConfig, RetrievalFilters
+    from hopgraph.db import Connection
+    from hopgraph.loaders.legal import LoadReport
+    from hopgraph.ports import ChatModel, Embedder
+    from hopgraph.retrieval import (
+        ConsolidatedDocument,
+        LegalContext,
+        LegalRetriever,
+        Region,
+        RetrievalConfig,
+        RetrievalFilters,
+    )
 
 EmbedderRole = Literal["legal", "english"]
 
@@ -70,12 +72,12 @@ def embedder_from_settings(settings: Settings, role: EmbedderRole) -> Embedder:
     Raises:
         EmbeddingError: the model cannot be loaded offline, or the endpoint is misconfigured.
     """
-    from hopgraph.agents._embedders import build_embedder
+    from hopgraph.agents import build_embedder
 
     emb: EmbedderSettings = settings.embedder
     model = emb.legal_model if role == "legal" else emb.english_model
     return build_embedder(model, emb.cache_dir, onnx_dir=emb.onnx_dir or settings.runtime.home / "onnx",
-                          endpoint=emb.endpoint)
+                          endpoint=emb.endpoint, threads=emb.threads)
 
 
 def _port(given: Any, kind: Literal["embedder", "chat"]) -> Any:
@@ -210,7 +212,7 @@ class Hopgraph:
         """The chat model, or None when no endpoint is configured (retrieval-only answers)."""
         self._check_open()
         if not self._chat_built:
-            from hopgraph.agents._llm import chat_model_from
+            from hopgraph.agents import chat_model_from
 
             self._chat = self._chat_opened = chat_model_from(self.settings.llm)
             self._chat_built = True
@@ -218,13 +220,13 @@ class Hopgraph:
 
     def install_schema(self) -> list[str]:
         """Create constraints and indexes (idempotent); return the names created."""
-        from hopgraph.db._schema_install import install_schema
+        from hopgraph.db import install_schema
 
         return install_schema(self.driver, self.database, dimension=self.settings.embedder.dimension)
 
     def status(self) -> dict[str, Any]:
         """Server version, edition, APOC / GDS versions and node count."""
-        from hopgraph.db._servers import server_status
+        from hopgraph.db import server_status
 
         info = server_status(self.driver, self.database)
         conn = self.connection
@@ -258,7 +260,7 @@ class Hopgraph:
         timeout = self.settings.neo4j.query_timeout_s
         endpoint = self._endpoint
         if endpoint is None:
-            from hopgraph.db._servers import resolve_connection
+            from hopgraph.db import resolve_connection
 
             self._connection = resolve_connection(self.settings)
             self._driver_opened = self._connection.driver()
@@ -281,13 +283,13 @@ class LegalAPI:
 
     def retriever(self, config: RetrievalConfig | None = None) -> LegalRetriever:
         """A :class:`~hopgraph.retrieval.LegalRetriever` over this graph."""
-        from hopgraph.retrieval._legal import LegalRetriever
+        from hopgraph.retrieval import LegalRetriever
 
         return LegalRetriever(self._hg.runner, self._hg.embedder("legal"), config=config)
 
     def qa(self, options: QAOptions | None = None) -> LegalQA:
         """A :class:`~hopgraph.agents.legal.LegalQA` with this object's runner, embedder, LLM."""
-        from hopgraph.agents.legal._conductor import LegalQA
+        from hopgraph.agents.legal import LegalQA
 
         return LegalQA(self._hg.runner, self._hg.embedder("legal"), self._hg.chat, options=options)
 
@@ -309,7 +311,7 @@ class LegalAPI:
 
     def consolidate(self, doc_id: str, as_of: date | str | None = None) -> ConsolidatedDocument:
         """Document ``doc_id`` as in force at ``as_of`` (today by default)."""
-        from hopgraph.retrieval._legal_consolidate import consolidate
+        from hopgraph.retrieval import consolidate
 
         return consolidate(self._hg.runner, doc_id, as_of if as_of is not None else date.today())
 
@@ -325,10 +327,13 @@ class BiomedAPI:
                  verifier: Literal["graph", "llm"] = "graph") -> Regram:
         """A :class:`~hopgraph.agents.biomed.Regram` over this graph (the entity linker, with
         scispaCy's abbreviation detector when installed, is built once per object)."""
-        from hopgraph.agents.biomed._build import build_nlp
-        from hopgraph.agents.biomed._linking import EntityLinker
-        from hopgraph.agents.biomed._reasoner import Regram
-        from hopgraph.agents.biomed._reviewer import GraphVerifier, LLMVerifier
+        from hopgraph.agents.biomed import (
+            EntityLinker,
+            GraphVerifier,
+            LLMVerifier,
+            Regram,
+            build_nlp,
+        )
 
         hg = self._hg
         if self._linker is None:
@@ -347,8 +352,8 @@ class BiomedAPI:
     def region(self, question: str, *, config: RegramConfig | None = None) -> Region:
         """The question's region subgraph G_q: linked entities, domain-weighted candidates,
         weighted MMR (no answer is generated)."""
-        from hopgraph.agents.biomed._planning import classify
-        from hopgraph.retrieval._biomed import relation_weights
+        from hopgraph.agents.biomed import classify
+        from hopgraph.retrieval import relation_weights
 
         regram = self.reasoner(config)
         linked = regram.linker.link(question)
@@ -365,7 +370,7 @@ class SentencesAPI:
 
     def reasoner(self, config: SentenceRetrievalConfig | None = None) -> SentenceReasoner:
         """A :class:`~hopgraph.agents.sentences.SentenceReasoner` over this graph."""
-        from hopgraph.agents.sentences._reasoner import SentenceReasoner
+        from hopgraph.agents.sentences import SentenceReasoner
 
         hg = self._hg
         return SentenceReasoner(hg.runner, hg.embedder("english"), hg.chat, config)
@@ -393,7 +398,7 @@ class LoadAPI:
         Returns:
             The load report: documents loaded, skipped inputs with the reason.
         """
-        from hopgraph.loaders.legal._loader import load_legal
+        from hopgraph.loaders.legal import load_legal
 
         hg = self._hg
         hg.install_schema()

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import click
 from tqdm import tqdm
 
-from hopgraph.agents import build_embedder
-from hopgraph.agents._llm import chat_model_from
+from hopgraph import embedder_from_settings
+from hopgraph.agents import chat_model_from
 from hopgraph.cli._context import open_runner, settings_of
-from hopgraph.loaders.sentences._entities import SpacyTagger
-from hopgraph.loaders.sentences._inputs import read_corpus, sample_corpus_path
-from hopgraph.loaders.sentences._pipeline import (
+from hopgraph.loaders.sentences import (
     DEFAULT_BATCH_PASSAGES,
     DEFAULT_MAX_BRIDGES,
     DEFAULT_MAX_DF,
+    SpacyTagger,
     load_passages,
+    read_corpus,
+    sample_corpus_path,
 )
 
 SAMPLE_NAME = "sample"
@@ -37,12 +39,17 @@ def sentences(ctx: click.Context, path: str, no_llm: bool, llm_limit: int | None
               batch_passages: int, max_df: int, max_bridges: int) -> None:
     """Load PATH (HotpotQA corpus JSON, or JSONL of {id, title, text}; 'sample' = the bundled
     sample corpus) into the sentence graph."""
+    started = time.perf_counter()
     settings = settings_of(ctx)
     source = sample_corpus_path() if path == SAMPLE_NAME else Path(path)
     skipped: list[str] = []
     passages = list(read_corpus(source, skipped))
-    embedder = build_embedder(settings.embedder.english_model, settings.embedder.cache_dir)
+    # loading the models takes most of a small load (tens of seconds on a busy machine): say so
+    click.echo(f"loading models: embedder {settings.embedder.english_model} "
+               f"({settings.embedder.threads} threads), spaCy tagger…", err=True)
+    embedder = embedder_from_settings(settings, "english")
     tagger = SpacyTagger.load()
+    models_s = time.perf_counter() - started
     llm = None if no_llm else chat_model_from(settings.llm)
     with open_runner(settings, ensure_schema=True) as (runner, _), tqdm(total=len(passages), unit="passage",
                                                      disable=None) as bar:
@@ -53,7 +60,8 @@ def sentences(ctx: click.Context, path: str, no_llm: bool, llm_limit: int | None
     click.echo(
         f"loaded {report.passages} passages, {report.sentences} sentences "
         f"({report.cores} core, {report.supplementary} supplementary), {report.bridges} bridges "
-        f"in {report.seconds:.1f}s ({report.sentences_per_s:.0f} sentences/s)"
+        f"in {time.perf_counter() - started:.1f}s (models {models_s:.1f}s, graph "
+        f"{report.seconds:.1f}s: {report.sentences_per_s:.0f} sentences/s)"
     )
     methods = ", ".join(f"{k}={v}" for k, v in sorted(report.methods.items()))
     click.echo(f"edges by method: {methods or '-'}; LLM calls {report.llm_calls} "

@@ -113,7 +113,7 @@ def test_onnx_exports_follow_hopgraph_home(tmp_path: Path, monkeypatch: pytest.M
         seen.update(model=model, cache_dir=cache_dir, **kw)
         return FixedEmbedder()
 
-    monkeypatch.setattr("hopgraph.agents._embedders.build_embedder", fake_build)
+    monkeypatch.setattr("hopgraph.agents.build_embedder", fake_build)
     embedder_from_settings(settings, "english")
     assert seen["model"] == "all-MiniLM-L6-v2"
     assert seen["onnx_dir"] == tmp_path / "home" / "onnx"

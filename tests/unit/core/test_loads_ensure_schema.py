@@ -41,7 +41,7 @@ def test_load_command_opens_its_runner_with_the_schema(command: str,
     seen: list[dict[str, Any]] = []
     monkeypatch.setattr(module, "open_runner", _recording_open_runner(seen))
     if command == "sentences":  # models are built before the runner opens; none is needed here
-        monkeypatch.setattr(module, "build_embedder", lambda *a, **k: object())
+        monkeypatch.setattr(module, "embedder_from_settings", lambda *a, **k: object())
         monkeypatch.setattr(module.SpacyTagger, "load", classmethod(lambda cls: object()))
         args = ["load", "sentences", "sample", "--no-llm"]
     elif command == "primekg":
