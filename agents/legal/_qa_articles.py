@@ -30,9 +30,7 @@ from pathlib import Path
 
 from hopgraph.agents.legal._parsing import content_tokens, fold
 from hopgraph.errors import ConfigError
-from hopgraph.loaders.legal import find_citations
-from hopgraph.loaders.legal._citations import name_key
-from hopgraph.loaders.legal._model import ParsedDocument
+from hopgraph.loaders.legal import ParsedDocument, find_citations, name_key
 from hopgraph.vocabulary import normalise_doc_number
 
 CODIFICATION_TYPE = "Pháp điển"

@@ -61,7 +61,7 @@ def remove_legal_documents(runner: QueryRunner, doc_ids: list[str]) -> dict[str,
     Raises:
         UnknownDocumentError: an id is not a loaded document (nothing is removed then).
     """
-    from hopgraph.loaders.legal._loader import DERIVE_STEPS
+    from hopgraph.loaders.legal import DERIVE_STEPS
 
     loaded = set(legal_document_ids(runner))
     unknown = [d for d in doc_ids if d not in loaded]
@@ -124,9 +124,8 @@ class SampleRemoval:
 
 def remove_samples(runner: QueryRunner) -> SampleRemoval:
     """Remove what the shipped samples wrote (see the module docstring)."""
-    from hopgraph.loaders.biomed._readers import ReadStats
-    from hopgraph.loaders.biomed._writer import SAMPLE_TRIPLETS, read_edges
-    from hopgraph.loaders.sentences._pipeline import (
+    from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, ReadStats, read_edges
+    from hopgraph.loaders.sentences import (
         DEFAULT_MAX_BRIDGES,
         DEFAULT_MAX_DF,
         DEFAULT_TITLE_WEIGHT,

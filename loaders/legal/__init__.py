@@ -126,7 +126,7 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
 
 from pathlib import Path
 
-from hopgraph.loaders.legal._citations import Citation, find_citations
+from hopgraph.loaders.legal._citations import Citation, find_citations, name_key
 from hopgraph.loaders.legal._document import build_document
 from hopgraph.loaders.legal._formats import codification_names, expand_paths, read_file
 from hopgraph.loaders.legal._ids import (
@@ -138,11 +138,16 @@ from hopgraph.loaders.legal._ids import (
 )
 from hopgraph.loaders.legal._loader import (
     DEFAULT_BATCH_SIZE,
+    DERIVE_STEPS,
+    LoadRecord,
     LoadReport,
+    RepairReport,
     derive,
     graph_counts,
     load_legal,
+    load_state,
     parse_inputs,
+    repair,
 )
 from hopgraph.loaders.legal._model import (
     DocumentMeta,
@@ -159,9 +164,10 @@ from hopgraph.loaders.legal._rows import WritePlan, plan_document
 SAMPLES_DIR = Path(__file__).resolve().parent / "samples"
 
 __all__ = [
-    "DEFAULT_BATCH_SIZE", "SAMPLES_DIR", "Citation", "DocumentMeta", "LoadReport", "NewUnit",
-    "ParsedDocument", "Problem", "Relation", "Unit", "Unresolved", "WritePlan", "build_document",
-    "citation", "codification_names", "derive", "expand_paths", "find_citations", "graph_counts",
-    "load_legal", "normalise_doc_number", "parse_inputs", "parse_structure", "plan_document",
-    "read_file", "slugify", "unit_id", "version_id",
+    "DEFAULT_BATCH_SIZE", "DERIVE_STEPS", "SAMPLES_DIR", "Citation", "DocumentMeta", "LoadRecord",
+    "LoadReport", "NewUnit", "ParsedDocument", "Problem", "Relation", "RepairReport", "Unit",
+    "Unresolved", "WritePlan", "build_document", "citation", "codification_names", "derive",
+    "expand_paths", "find_citations", "graph_counts", "load_legal", "load_state", "name_key",
+    "normalise_doc_number", "parse_inputs", "parse_structure", "plan_document", "read_file",
+    "repair", "slugify", "unit_id", "version_id",
 ]

@@ -4,11 +4,11 @@ An *area* is ``hopgraph.<area>``: the top-level folders (agents, loaders, retrie
 graph_models, docker), the two sub-packages of the core folder that are layers of their own
 (``db`` near the bottom, ``cli`` on top), ``front``: the modules of the core folder that
 assemble the areas (the package ``__init__``, the front door ``_front``, ``_mcp``), and ``core``:
-the other modules directly in the core folder (errors, settings, questions, vocabulary), the
-bottom layer.
+the other modules directly in the core folder (errors, settings, questions, vocabulary, the
+ports ``hopgraph.ports``), the bottom layer.
 
-Two rules, each with an allow-list of what exists today, so that the tests pass now and fail on
-anything new (remove an entry when its import goes; the lists only shrink):
+Two rules, each with an allow-list that issue 17 item 2 emptied (ports in ``hopgraph.ports``,
+click commands in the CLI package, areas exporting what others use); keep them empty:
 
 1. No area imports another area's private module (a name with a ``_`` component below the
    area: ``hopgraph.db._runtime``, ``hopgraph.agents.legal._parsing``, ``hopgraph._front``).
@@ -32,45 +32,13 @@ ROOT = Path(__file__).resolve().parents[3]
 SUB_AREAS = {"db", "cli"}  # sub-packages of the core folder that are layers of their own
 # Modules of the core folder that assemble the areas: the area ``front``, above the agents and
 # below the CLI (the package's ``__init__`` exports the front door). The rest of the core folder
-# (errors, settings, questions, vocabulary) is ``core``, the bottom layer.
+# (errors, settings, questions, vocabulary, ports) is ``core``, the bottom layer.
 FRONT_MODULES = {"hopgraph", "hopgraph._front", "hopgraph._mcp", "hopgraph.integrations",
                  "hopgraph.integrations.graphrag"}
 
-# Imports of another area's private module that exist today: (importing module, imported module).
-# Each is a debt of issue 17 item 2 (areas export what others use); new code must not add to it.
-PRIVATE_IMPORTS_ALLOWED: set[tuple[str, str]] = {
-    # front: the front door still assembles the areas from their private modules (being switched to the areas' exports)
-    ("hopgraph._front", "hopgraph.agents._embedders"),
-    ("hopgraph._front", "hopgraph.agents._llm"),
-    ("hopgraph._front", "hopgraph.agents.biomed._build"),
-    ("hopgraph._front", "hopgraph.agents.biomed._linking"),
-    ("hopgraph._front", "hopgraph.agents.biomed._planning"),
-    ("hopgraph._front", "hopgraph.agents.biomed._reasoner"),
-    ("hopgraph._front", "hopgraph.agents.biomed._reviewer"),
-    ("hopgraph._front", "hopgraph.agents.legal._conductor"),
-    ("hopgraph._front", "hopgraph.agents.legal._types"),
-    ("hopgraph._front", "hopgraph.agents.sentences._reasoner"),
-    ("hopgraph._front", "hopgraph.db._runner"),
-    ("hopgraph._front", "hopgraph.db._schema_install"),
-    ("hopgraph._front", "hopgraph.db._servers"),
-    ("hopgraph._front", "hopgraph.loaders.legal._loader"),
-    ("hopgraph._front", "hopgraph.retrieval._biomed"),
-    ("hopgraph._front", "hopgraph.retrieval._legal"),
-    ("hopgraph._front", "hopgraph.retrieval._legal_consolidate"),
-    ("hopgraph._front", "hopgraph.retrieval._legal_types"),
-    # agents
-    ("hopgraph.agents.legal._qa_articles", "hopgraph.loaders.legal._citations"),
-    ("hopgraph.agents.legal._qa_articles", "hopgraph.loaders.legal._model"),
-    # cli
-    ("hopgraph.cli._load_sentences", "hopgraph.agents._llm"),
-    ("hopgraph.cli._load_sentences", "hopgraph.loaders.sentences._entities"),
-    ("hopgraph.cli._load_sentences", "hopgraph.loaders.sentences._inputs"),
-    ("hopgraph.cli._load_sentences", "hopgraph.loaders.sentences._pipeline"),
-    ("hopgraph.cli._maintenance", "hopgraph.loaders.biomed._readers"),
-    ("hopgraph.cli._maintenance", "hopgraph.loaders.biomed._writer"),
-    ("hopgraph.cli._maintenance", "hopgraph.loaders.legal._loader"),
-    ("hopgraph.cli._maintenance", "hopgraph.loaders.sentences._pipeline"),
-}
+# Imports of another area's private module allowed (importing module, imported module): none since
+# issue 17 item 2 (each area exports what the others use). Keep it empty: export the name instead.
+PRIVATE_IMPORTS_ALLOWED: set[tuple[str, str]] = set()
 
 # The intended layers, bottom first (issue 17 item 2): an area imports only areas below it.
 LAYERS = ("core", "docker", "cypher", "graph_models", "db", "loaders", "retrieval", "agents", "front", "cli")
