@@ -66,6 +66,7 @@ INJECTIONS = ("'}) MATCH (n) DETACH DELETE n //", '"; MATCH (n) DETACH DELETE n;
 SNAPSHOT_ENV = "HOPGRAPH_RELIABILITY_SNAPSHOT"
 TRACEBACK = "Traceback (most recent call last)"
 LOAD_TIMEOUT_S = 240
+STOP_AT_ONCE_S = 10.0  # "losing the database stops a load at once", generously on a busy machine
 CORPUS_TIMEOUT_S = 900  # a corpus load on the shared 2-core machine
 QUERY_TIMEOUT_S = 180
 
@@ -984,6 +985,9 @@ def write_report(record: dict[str, Any], md: Path) -> None:
                      f"{verdict(kn['loader_rc'] not in (0, None) and not kn['traceback'])} | "
                      f"exit {kn['loader_rc']} after {kn['loader_exit_s']} s: "
                      f"{kn['message'].replace('|', '/')} |")
+        lines.append(f"| kill -9 Neo4j | stops at once (within {STOP_AT_ONCE_S:.0f} s) | "
+                     f"{verdict(kn['loader_exit_s'] <= STOP_AT_ONCE_S)} | "
+                     f"{kn['loader_exit_s']} s from the kill to the loader's exit |")
         lines.append(f"| kill -9 Neo4j | names the committed documents | "
                      f"{verdict(kn['committed_named'] == kn['documents_committed'])} | "
                      f"{kn['committed_named']} of {kn['documents_committed']} committed named |")
@@ -1041,6 +1045,9 @@ def find_defects(record: dict[str, Any]) -> list[str]:
     if k.get("kill_neo4j") and (k["kill_neo4j"]["loader_rc"] in (0, None)
                                 or k["kill_neo4j"]["traceback"]):
         found.append("kill_neo4j: the loader did not exit non-zero with one line")
+    if k.get("kill_neo4j") and not k["kill_neo4j"]["loader_exit_s"] <= STOP_AT_ONCE_S:
+        found.append(f"kill_neo4j: the loader stopped {k['kill_neo4j']['loader_exit_s']} s after "
+                     f"the server died (expected within {STOP_AT_ONCE_S:.0f} s)")
     if k.get("reload_on_top") and not k["reload_on_top"]["same_hash"]:
         found.append("a second load of the same corpus changes the graph")
     for name, v in (record.get("concurrent") or {}).items():
