@@ -1094,8 +1094,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--working-tree", action="store_true",
                         help="measure the working tree as it is (default: HEAD, installed apart)")
     args = parser.parse_args(argv)
-    if args.render:  # the record's notes edited by hand: write the Markdown again
-        write_report(json.loads(args.out.read_text(encoding="utf-8")), args.out.with_suffix(".md"))
+    if args.render:  # the record's notes edited by hand: its findings and Markdown again
+        record = json.loads(args.out.read_text(encoding="utf-8"))
+        record["defects"] = find_defects(record)
+        args.out.write_text(json.dumps(record, ensure_ascii=False, indent=1, default=str) + "\n",
+                            encoding="utf-8")
+        write_report(record, args.out.with_suffix(".md"))
         return
     if not args.working_tree and not os.environ.get(SNAPSHOT_ENV):
         commit = _commit(args.commit)
