@@ -1095,7 +1095,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="measure the working tree as it is (default: HEAD, installed apart)")
     args = parser.parse_args(argv)
     if args.render:  # the record's notes edited by hand: its findings and Markdown again
-        record = json.loads(args.out.read_text(encoding="utf-8"))
+        record: dict[str, Any] = json.loads(args.out.read_text(encoding="utf-8"))
         record["defects"] = find_defects(record)
         args.out.write_text(json.dumps(record, ensure_ascii=False, indent=1, default=str) + "\n",
                             encoding="utf-8")
@@ -1127,7 +1127,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "loadavg_before": Path("/proc/loadavg").read_text().split()[:3],
         "parts": sorted(parts),
     }
-    record: dict[str, Any] = {"threads": args.threads, "cases": [], "runs": [], "errors": {}}
+    record = {"threads": args.threads, "cases": [], "runs": [], "errors": {}}
     cases: list[Case] = []
 
     def guarded(part: str, fn: Callable[[], Any]) -> Any:
