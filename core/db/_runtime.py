@@ -286,6 +286,7 @@ class LocalInstance:
         Raises:
             RuntimeSetupError: already running, a port is taken, or the server did not come up.
         """
+        reap_exited()
         pid = self.running_pid()
         if pid is not None:
             raise RuntimeSetupError(
@@ -431,6 +432,17 @@ class LocalInstance:
             f"Neo4j did not answer on {self.uri} within {timeout_s:.0f}s ({last}); "
             f"see {self.console_log}"
         )
+
+
+def reap_exited() -> None:
+    """Collect the servers this process started that have died (kill -9, out of memory).
+
+    Until collected such a server is a zombie: its pid stays in Neo4j's own ``neo4j.pid`` and
+    looks alive, so the launcher refuses a new start ("Neo4j is already running").
+    """
+    for pid, proc in list(_CHILDREN.items()):
+        if proc.poll() is not None:
+            del _CHILDREN[pid]
 
 
 def _is_zombie(pid: int) -> bool:
