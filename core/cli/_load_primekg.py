@@ -1,4 +1,9 @@
-"""``hopgraph load primekg PATH``: load PrimeKG ``kg.csv`` or a names-only triplet TSV."""
+"""``hopgraph load primekg PATH``: load PrimeKG ``kg.csv`` or a names-only triplet TSV.
+
+Exit status as ``load legal`` (``hopgraph.cli._exit``): 0 every row loaded, 3 some rows were
+skipped (each on a ``skipped: <file>:<line>: <problem>`` line, the first 20 of them), 1 no edge
+was loaded (an empty file, or no good row). ``--bulk-import`` reports its skips in its summary.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from tqdm import tqdm
 
 from hopgraph import embedder_from_settings
 from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.cli._exit import finish_load
 from hopgraph.db import docker_started, local_instance
 from hopgraph.loaders.biomed import (
     DEFAULT_BATCH_SIZE,
@@ -66,6 +72,11 @@ def primekg(ctx: click.Context, path: Path | None, alias_path: Path | None, batc
                               progress=bar.update, triplet_embedder=embedder,
                               embed_progress=embed_bar.update)
     click.echo(report.summary())
+    for line in report.skip_lines():
+        click.echo(f"skipped: {line}", err=True)
+    finish_load(ctx, loaded=report.edge_rows_written,
+                skipped=report.rows_skipped + int(report.empty), what="edge", unit="rows",
+                source=str(source))
 
 
 def _bulk(settings: Settings, source: Path, alias_path: Path | None, replace: bool,

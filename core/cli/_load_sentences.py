@@ -1,4 +1,8 @@
-"""``hopgraph load sentences PATH``: build the sentence logic graph from a corpus file."""
+"""``hopgraph load sentences PATH``: build the sentence logic graph from a corpus file.
+
+Exit status as ``load legal`` (``hopgraph.cli._exit``): 0 every record loaded, 3 some were skipped
+(each on a ``skipped:`` line), 1 no passage could be loaded (an empty or unreadable file).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from tqdm import tqdm
 from hopgraph import embedder_from_settings
 from hopgraph.agents import chat_model_from
 from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.cli._exit import finish_load
 from hopgraph.loaders.sentences import (
     DEFAULT_BATCH_PASSAGES,
     DEFAULT_MAX_BRIDGES,
@@ -44,6 +49,11 @@ def sentences(ctx: click.Context, path: str, no_llm: bool, llm_limit: int | None
     source = sample_corpus_path() if path == SAMPLE_NAME else Path(path)
     skipped: list[str] = []
     passages = list(read_corpus(source, skipped))
+    if not passages:  # nothing to load: say so before loading the models (tens of seconds)
+        for line in skipped:
+            click.echo(f"skipped: {line}", err=True)
+        finish_load(ctx, loaded=0, skipped=len(skipped), what="passage", unit="records",
+                    source=str(source))
     # loading the models takes most of a small load (tens of seconds on a busy machine): say so
     click.echo(f"loading models: embedder {settings.embedder.english_model} "
                f"({settings.embedder.threads} threads), spaCy tagger…", err=True)
@@ -72,3 +82,5 @@ def sentences(ctx: click.Context, path: str, no_llm: bool, llm_limit: int | None
         click.echo(f"note: {line}", err=True)
     if len(report.notes) > 50:
         click.echo(f"note: ... and {len(report.notes) - 50} more", err=True)
+    finish_load(ctx, loaded=report.passages, skipped=len(report.skipped), what="passage",
+                unit="records", source=str(source))

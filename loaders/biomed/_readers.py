@@ -4,7 +4,8 @@ Two formats: the full PrimeKG ``kg.csv`` (``relation, display_relation, x_id, x_
 x_source, y_…``; types given) and a names-only TSV ``head<TAB>RELATION<TAB>tail`` in either
 direction (types inferred from each relation's signature and the name's other occurrences).
 Every row either becomes an :class:`EdgeRow` or a :class:`RowProblem` naming the line and the
-reason; nothing is dropped silently.
+reason; nothing is dropped silently. Decoding is row by row: a row that is not UTF-8 is one
+problem and the rest of the file loads.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ _GENE_SYMBOL = re.compile(r"^[A-Z0-9][A-Z0-9\-.]{0,14}$")
 _DISEASE_WORD = re.compile(
     r"(disease|syndrome|disorder|cancer|carcinoma|tumou?r|itis\b|emia\b|oma\b|deficiency|"
     r"infection|failure|fever|palsy|dystrophy|atrophy|anemia|diabetes)", re.IGNORECASE)
+# Bytes that are not UTF-8, as Python's ``surrogateescape`` decoding keeps them (U+DC80..U+DCFF).
+_ESCAPED_BYTE = re.compile("[\\udc80-\\udcff]")
 
 
 @dataclass(frozen=True)
@@ -53,11 +56,22 @@ class EdgeRow:
 
 @dataclass(frozen=True)
 class RowProblem:
-    """A row that was not loaded, and why."""
+    """A row that was not loaded, and why (``source``: the file, when not the main input)."""
 
     line: int
     reason: str
     text: str
+    source: str | None = None
+
+
+def _not_utf8(line: int, text: str) -> RowProblem | None:
+    """A problem for a row holding bytes that are not UTF-8 (decoded with ``surrogateescape``)."""
+    bad = _ESCAPED_BYTE.search(text)
+    if bad is None:
+        return None
+    shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return RowProblem(line, f"not UTF-8: byte 0x{ord(bad.group()) - 0xDC00:02x} at character "
+                            f"{bad.start() + 1}", shown)
 
 
 @dataclass
@@ -108,7 +122,7 @@ def read_kg_csv(path: Path, stats: ReadStats) -> Iterator[EdgeRow]:
         IngestError: the file is missing or its header lacks PrimeKG columns.
     """
     try:
-        handle = path.open(newline="", encoding="utf-8")
+        handle = path.open(newline="", encoding="utf-8", errors="surrogateescape")
     except OSError as e:
         raise IngestError(f"{path}: cannot open: {e}") from e
     with handle:
@@ -116,9 +130,21 @@ def read_kg_csv(path: Path, stats: ReadStats) -> Iterator[EdgeRow]:
         missing = [c for c in KG_CSV_COLUMNS if c not in (reader.fieldnames or [])]
         if missing:
             raise IngestError(f"{path}: not a PrimeKG kg.csv, missing columns {missing}")
-        for row in reader:
+        while True:
+            try:
+                row = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as e:  # e.g. a field over the csv module's size limit: this row alone
+                stats.rows += 1
+                stats.add(RowProblem(reader.line_num, f"malformed: {e}", ""))
+                continue
             stats.rows += 1
             line = reader.line_num
+            bad = _not_utf8(line, "\x00".join(str(v) for v in row.values()))
+            if bad is not None:
+                stats.add(RowProblem(bad.line, bad.reason, bad.text.replace("\x00", ",")))
+                continue
             edge = _kg_row(row, line, stats)
             if edge is not None:
                 yield edge
@@ -159,13 +185,17 @@ def read_triplet_tsv(path: Path, stats: ReadStats) -> list[EdgeRow]:
     """
     raw: list[tuple[int, str, BioRel, str, str]] = []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
+        lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
+    except OSError as e:
         raise IngestError(f"{path}: cannot read: {e}") from e
     for lineno, line in enumerate(lines, start=1):
         if not line.strip() or line.startswith("#"):
             continue
         stats.rows += 1
+        bad = _not_utf8(lineno, line)
+        if bad is not None:
+            stats.add(bad)
+            continue
         parts = line.split("\t")
         if len(parts) != 3 or not all(p.strip() for p in parts):
             stats.add(RowProblem(lineno, f"malformed: expected 3 non-empty tab-separated fields, got {len(parts)}", line))

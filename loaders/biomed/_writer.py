@@ -8,6 +8,7 @@ leaves one edge per (head, relation, tail).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
@@ -60,6 +61,22 @@ class LoadReport:
         return sum(self.problems_by_reason.values())
 
     @property
+    def empty(self) -> bool:
+        """The input held no data row at all (an empty file, or only blank and # lines)."""
+        return self.rows_read == 0
+
+    def skip_lines(self) -> list[str]:
+        """One line per skipped row kept as an example (``<file>:<line>: <reason>``), a line for
+        the rest, and one for an empty input: what the CLI prints for the skips."""
+        lines = [f"{p.source or self.source}:{p.line}: {p.reason}" for p in self.problem_examples]
+        rest = self.rows_skipped - len(self.problem_examples)
+        if rest > 0:
+            lines.append(f"{self.source}: and {rest} more rows skipped ({self.problems_by_reason})")
+        if self.empty:
+            lines.append(f"{self.source}: no rows (empty file)")
+        return lines
+
+    @property
     def edges_created(self) -> int:
         return self.edges_after - self.edges_before
 
@@ -83,8 +100,11 @@ class LoadReport:
         ]
         if self.unknown_relations:
             lines.append(f"  unknown relations: {self.unknown_relations}")
+        if self.empty:
+            lines.append("  the input has no rows (empty file)")
         for p in self.problem_examples[:5]:
-            lines.append(f"    line {p.line}: {p.reason}")
+            where = f"{p.source} line" if p.source else "line"
+            lines.append(f"    {where} {p.line}: {p.reason}")
         if self.aliases_applied or self.aliases_unmatched:
             lines.append(f"  aliases applied to {self.aliases_applied} entities; "
                          f"{len(self.aliases_unmatched)} alias names not in the graph")
@@ -225,10 +245,11 @@ def load_primekg(runner: QueryRunner, path: Path, *, alias_path: Path | None = N
     report = LoadReport(source=str(path))
     loader = BioLoader(runner, batch_size=batch_size, progress=progress)
     report.nodes_before, report.edges_before = loader.counts()
-    table, alias_problems = read_alias_table(alias_path or SAMPLE_ALIASES)
+    alias_source = alias_path or SAMPLE_ALIASES
+    table, alias_problems = read_alias_table(alias_source)
     stats = ReadStats()
     for p in alias_problems:
-        stats.add(p)
+        stats.add(dataclasses.replace(p, source=str(alias_source)))
     loader.write_relation_descriptions()
     loader.write_edges(read_edges(path, stats), report, table)
     loader.apply_aliases(table, report)

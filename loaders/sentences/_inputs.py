@@ -37,11 +37,22 @@ class _JsonlRecord(BaseModel):
 
 
 def read_corpus(path: Path, skipped: list[str]) -> Iterator[RawPassage]:
-    """Yield the passages of a corpus file; bad records go to ``skipped`` as one line each.
+    """Yield the passages of a corpus file; bad records go to ``skipped`` as one line each, and
+    a file without any record (empty, blank lines, ``{}``, ``[]``) is one ``skipped`` line.
 
     Raises:
         IngestError: the file does not exist or is neither format.
     """
+    before = len(skipped)
+    found = 0
+    for passage in _read_corpus(path, skipped):
+        found += 1
+        yield passage
+    if not found and len(skipped) == before:
+        skipped.append(f"{path}: no passages (empty file)")
+
+
+def _read_corpus(path: Path, skipped: list[str]) -> Iterator[RawPassage]:
     if not path.is_file():
         raise IngestError(f"{path}: no such file")
     if path.suffix.lower() in {".jsonl", ".ndjson"}:
