@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from hopgraph.cli._context import open_runner, settings_of
-from hopgraph.loaders.legal import load_legal
+from hopgraph.loaders.legal import DEFAULT_MAX_FILE_MB, DEFAULT_MAX_UNIT_CHARS, load_legal
 
 EXIT_SKIPPED = 3
 
@@ -25,9 +25,17 @@ EXIT_SKIPPED = 3
 @click.option("--replace-duplicates", is_flag=True,
               help="Two inputs with one document id: the later replaces the earlier "
                    "(default: both are refused).")
+@click.option("--max-file-mb", type=click.FloatRange(min=0, min_open=True),
+              default=DEFAULT_MAX_FILE_MB, show_default=True,
+              help="A larger input file is skipped unread (reported).")
+@click.option("--max-unit-chars", type=click.IntRange(min=1), default=DEFAULT_MAX_UNIT_CHARS,
+              show_default=True,
+              help="A document with a longer unit (article, clause …) is skipped before "
+                   "word segmentation (reported).")
 @click.pass_context
 def legal_load(ctx: click.Context, paths: tuple[Path, ...], no_embed: bool,
-               batch_size: int | None, replace_duplicates: bool) -> None:
+               batch_size: int | None, replace_duplicates: bool, max_file_mb: float,
+               max_unit_chars: int) -> None:
     """Load Vietnamese legal documents (text, ALQAC/crawl/article JSON, Pháp điển Markdown).
 
     A document already in the graph is replaced whole. Exit status 0 when every input loaded,
@@ -45,7 +53,8 @@ def legal_load(ctx: click.Context, paths: tuple[Path, ...], no_embed: bool,
             embedder = embedder_from_settings(settings, "legal")
         report = load_legal(runner, embedder, list(paths),
                             batch_size=batch_size or settings.batch_size, progress=True,
-                            replace_duplicates=replace_duplicates)
+                            replace_duplicates=replace_duplicates,
+                            max_file_mb=max_file_mb, max_unit_chars=max_unit_chars)
     if not report.documents and not report.aborted:
         for problem in report.skipped:
             click.echo(f"SKIPPED {problem}", err=True)

@@ -138,10 +138,13 @@ from hopgraph.loaders.legal._ids import (
 )
 from hopgraph.loaders.legal._loader import (
     DEFAULT_BATCH_SIZE,
+    DEFAULT_MAX_FILE_MB,
+    DEFAULT_MAX_UNIT_CHARS,
     DERIVE_STEPS,
     LoadRecord,
     LoadReport,
     RepairReport,
+    bounded_chunks,
     derive,
     graph_counts,
     load_legal,
@@ -164,9 +167,11 @@ from hopgraph.loaders.legal._rows import WritePlan, plan_document
 SAMPLES_DIR = Path(__file__).resolve().parent / "samples"
 
 __all__ = [
-    "DEFAULT_BATCH_SIZE", "DERIVE_STEPS", "SAMPLES_DIR", "Citation", "DocumentMeta", "LoadRecord",
+    "DEFAULT_BATCH_SIZE", "DEFAULT_MAX_FILE_MB", "DEFAULT_MAX_UNIT_CHARS", "DERIVE_STEPS",
+    "SAMPLES_DIR", "Citation", "DocumentMeta", "LoadRecord",
     "LoadReport", "NewUnit", "ParsedDocument", "Problem", "Relation", "RepairReport", "Unit",
-    "Unresolved", "WritePlan", "build_document", "citation", "codification_names", "derive",
+    "Unresolved", "WritePlan", "bounded_chunks", "build_document", "citation",
+    "codification_names", "derive",
     "expand_paths", "find_citations", "graph_counts", "load_legal", "load_state", "name_key",
     "normalise_doc_number", "parse_inputs", "parse_structure", "plan_document", "read_file",
     "repair", "slugify", "unit_id", "version_id",

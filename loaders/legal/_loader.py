@@ -37,6 +37,16 @@ if TYPE_CHECKING:
     from hopgraph.ports import Embedder
 
 DEFAULT_BATCH_SIZE = 1000
+# Size limits (issue 18: a 15 MB article or a 2 MB line did not load within 240 s). An input over
+# one is skipped with one line naming it, before it is parsed or segmented; the rest loads. The
+# largest real input (a Pháp điển topic, duoc.md) is 3.1 MB and no real article comes near the
+# unit limit; segmentation runs at roughly 100 000 characters a second on one core.
+DEFAULT_MAX_FILE_MB = 10.0  # ``--max-file-mb``: the size of one input file
+DEFAULT_MAX_UNIT_CHARS = 200_000  # ``--max-unit-chars``: a unit's own wording (before its sub-units)
+# pyvi builds its output by string concatenation (quadratic in the length of what it is given):
+# a line longer than this is segmented in pieces cut at a sentence end or a space.
+SEGMENT_CHUNK_CHARS = 2_000
+_CHUNK_CUTS = (". ", "; ", ": ", ", ", " ")
 DERIVE_STEPS = ("legal/rehome_title_placeholders", "legal/link_inserted_units", "legal/derive_version_only_units",
                 "legal/derive_unit_validity",
                 "legal/derive_version_validity", "legal/derive_document_status",
@@ -105,7 +115,9 @@ def default_segmenter(cache_size: int = 200_000) -> Callable[[str], str]:
     """pyvi word segmentation (``bảo hiểm`` -> ``bảo_hiểm``) for the full-text index.
 
     Segments line by line with a cache: a unit's text contains its sub-units' lines, so each
-    line is segmented once however deeply it is nested.
+    line is segmented once however deeply it is nested. A line longer than
+    ``SEGMENT_CHUNK_CHARS`` is segmented in pieces (:func:`bounded_chunks`), so the time stays
+    linear in its length.
     """
     from functools import lru_cache
 
@@ -113,12 +125,68 @@ def default_segmenter(cache_size: int = 200_000) -> Callable[[str], str]:
 
     @lru_cache(maxsize=cache_size)
     def line(text: str) -> str:
-        return str(ViTokenizer.tokenize(text)) if text.strip() else text
+        if not text.strip():
+            return text
+        return " ".join(str(ViTokenizer.tokenize(piece)) for piece in bounded_chunks(text))
 
     def segment(text: str) -> str:
         return "\n".join(line(x) for x in text.split("\n")) if text else ""
 
     return segment
+
+
+def bounded_chunks(text: str, limit: int = SEGMENT_CHUNK_CHARS) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters (one piece when it is not longer).
+
+    Each cut is at the last sentence end (``. ``) in the piece, else the last ``;``, ``:``,
+    ``,`` or space, else at ``limit``; the whitespace at a cut is dropped, so pieces joined by
+    one space give the text back up to that whitespace.
+    """
+    if len(text) <= limit:
+        return [text]
+    pieces: list[str] = []
+    start = 0
+    while len(text) - start > limit:
+        end = start + limit
+        cut = -1
+        for mark in _CHUNK_CUTS:
+            at = text.rfind(mark, start + 1, end)
+            if at > start:
+                cut = at + len(mark.rstrip())
+                break
+        if cut < 0:
+            cut = end
+        piece = text[start:cut].strip()
+        if piece:
+            pieces.append(piece)
+        start = cut
+    rest = text[start:].strip()
+    if rest:
+        pieces.append(rest)
+    return pieces
+
+
+def oversized_unit(doc: ParsedDocument, max_chars: int) -> Problem | None:
+    """The problem of the first unit whose own wording is longer than ``max_chars``, or None."""
+    for unit in doc.units:
+        if len(unit.own_text) > max_chars:
+            return Problem(doc.meta.source_file, unit.line or None, (
+                f"{unit.label or unit.path} of document {doc.meta.doc_id} is "
+                f"{len(unit.own_text):,} characters; the limit is {max_chars:,} per unit "
+                f"(--max-unit-chars): the document is not loaded"))
+    return None
+
+
+def oversized_file(path: Path, max_mb: float) -> Problem | None:
+    """The problem of a file larger than ``max_mb`` megabytes (10^6 bytes), or None."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return None  # reading it reports the problem
+    if size <= max_mb * 1_000_000:
+        return None
+    return Problem(str(path), None, f"the file is {size / 1_000_000:.1f} MB; the limit is "
+                                    f"{max_mb:g} MB (--max-file-mb): not read")
 
 
 def collect_names(files: Sequence[Path]) -> dict[str, str]:
@@ -182,6 +250,7 @@ def _one_per_id(docs: list[ParsedDocument], replace: bool
 def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = None,
                  known_documents: Sequence[tuple[str, str | None, date | None]] = (),
                  *, replace_duplicates: bool = False, notes: list[Problem] | None = None,
+                 max_file_mb: float = DEFAULT_MAX_FILE_MB,
                  ) -> tuple[list[ParsedDocument], list[Problem], int]:
     """Every document in ``paths`` parsed, the problems met, and the number of files read.
 
@@ -191,9 +260,17 @@ def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = 
     the order of the files or of the loads. Any exception one input raises (a parse error,
     a nesting too deep for Python) is that input's problem; the others go on. Two inputs with
     one document id are both refused, unless ``replace_duplicates``: then the later replaces
-    the earlier, and ``notes`` (when given) receives a line saying so.
+    the earlier, and ``notes`` (when given) receives a line saying so. A file larger than
+    ``max_file_mb`` is not read: it is one problem.
     """
-    files, problems = expand_paths([Path(p) for p in paths])
+    found, problems = expand_paths([Path(p) for p in paths])
+    files: list[Path] = []
+    for f in found:
+        too_big = oversized_file(f, max_file_mb)
+        if too_big is None:
+            files.append(f)
+        else:
+            problems.append(too_big)
     given = dict(collect_names(files))
     given.update(names or {})
     docs: list[ParsedDocument] = []
@@ -239,7 +316,7 @@ def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = 
             problems.append(_failure(doc.meta.source_file, e))
             continue
         related.append(doc)
-    return related, problems, len(files)
+    return related, problems, len(found)
 
 
 def _embed(plans: list[WritePlan], embedder: Embedder, max_chars: int) -> int:
@@ -264,6 +341,8 @@ def load_legal(
     segmenter: Callable[[str], str] | None = None,
     progress: bool = False,
     embed_chars: int = DEFAULT_EMBED_CHARS,
+    max_file_mb: float = DEFAULT_MAX_FILE_MB,
+    max_unit_chars: int = DEFAULT_MAX_UNIT_CHARS,
 ) -> LoadReport:
     """Load legal documents into the graph.
 
@@ -278,6 +357,9 @@ def load_legal(
         segmenter: word segmenter for ``text_segmented`` (pyvi by default).
         progress: show a tqdm progress bar.
         embed_chars: texts are cut to this many characters before embedding.
+        max_file_mb: a larger input file is skipped unread (one problem).
+        max_unit_chars: a document with a unit whose own wording is longer is skipped before
+            segmentation (one problem).
 
     Returns:
         The report; skipped documents are listed with the reason, never raised. When the
@@ -286,6 +368,8 @@ def load_legal(
     """
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
+    if max_file_mb <= 0 or max_unit_chars < 1:
+        raise ValueError("max_file_mb and max_unit_chars must be positive")
     report = LoadReport()
     t0 = time.perf_counter()
     previous = load_state(runner)
@@ -302,11 +386,15 @@ def load_legal(
     cited = {r["name"]: r["number"] for r in runner.read("legal/list_cited_names")}
     docs, problems, report.files = parse_inputs(
         paths, {**cited, **(names or {})}, known, replace_duplicates=replace_duplicates,
-        notes=report.warnings)
+        notes=report.warnings, max_file_mb=max_file_mb)
     report.skipped.extend(problems)
     segment = segmenter or default_segmenter()
     plans: list[tuple[ParsedDocument, WritePlan]] = []
     for doc in docs:
+        too_big = oversized_unit(doc, max_unit_chars)
+        if too_big is not None:
+            report.skipped.append(too_big)
+            continue
         try:
             plan = plan_document(doc, segment)
         except Exception as e:  # isolation: one input's failure is its own
