@@ -9,6 +9,8 @@ belong together and cannot be one query share one snapshot and one BEGIN/COMMIT 
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
@@ -34,6 +36,54 @@ T = TypeVar("T")
 # change the schema (a schema change cannot share a transaction with data writes).
 READ_MODES: tuple[Mode, ...] = ("read",)
 WRITE_MODES: tuple[Mode, ...] = ("read", "write")
+# Retrying a transaction (write_transaction, read_transaction). The driver's own managed retry
+# waits up to 30 s whatever the error, so a load went on for 33 s after its server was killed
+# (issue 18). hopgraph runs one Community server, not a cluster: a refused or dropped connection
+# (ServiceUnavailable, SessionExpired) means the server is gone or restarting, not that a leader
+# moved, so it is retried for CONNECTION_RETRY_S only and the load stops within a few seconds.
+# Errors the server calls transient (deadlock, lock timeout, out of memory for the moment) keep
+# the driver's 30 s window. The driver's retry is turned off in those sessions (0 s) and this
+# loop decides.
+CONNECTION_RETRY_S = 3.0
+TRANSIENT_RETRY_S = 30.0
+RETRY_FIRST_DELAY_S = 0.5
+RETRY_MAX_DELAY_S = 4.0
+
+
+def with_retries(attempt: Callable[[], T], *, connection_s: float | None = None,
+                 transient_s: float | None = None) -> T:
+    """``attempt()``, again after a retryable driver error until that error's window is over.
+
+    Connection loss is retried for ``connection_s`` (``CONNECTION_RETRY_S``), other retryable
+    errors for ``transient_s`` (``TRANSIENT_RETRY_S``), counted from the first failure; a delay
+    from ``RETRY_FIRST_DELAY_S`` doubling up to ``RETRY_MAX_DELAY_S`` (±20 %) separates the
+    tries. The last error is raised untranslated.
+    """
+    first_failure: float | None = None
+    delay = RETRY_FIRST_DELAY_S
+    while True:
+        try:
+            return attempt()
+        except (ServiceUnavailable, SessionExpired):
+            window = CONNECTION_RETRY_S if connection_s is None else connection_s
+            if not _may_retry(first_failure, window, delay):
+                raise
+        except (DriverError, Neo4jError) as e:
+            window = TRANSIENT_RETRY_S if transient_s is None else transient_s
+            if not e.is_retryable() or not _may_retry(first_failure, window, delay):
+                raise
+        now = time.monotonic()
+        first_failure = now if first_failure is None else first_failure
+        time.sleep(delay * random.uniform(0.8, 1.2))  # jitter, not security
+        delay = min(delay * 2, RETRY_MAX_DELAY_S)
+
+
+def _may_retry(first_failure: float | None, window: float, delay: float) -> bool:
+    """Whether a try after ``delay`` still falls inside ``window`` from the first failure."""
+    if window <= 0:
+        return False
+    started = time.monotonic() if first_failure is None else first_failure
+    return time.monotonic() + delay - started <= window
 
 
 class ReadTransaction(Protocol):
@@ -135,9 +185,9 @@ class Neo4jRunner:
             return [[r.data() for r in tx.run(text, p)] for text, p in queries]
 
         with translate_errors(steps[0][0] if steps else "transaction"), self.driver.session(
-            database=self.database
+            database=self.database, max_transaction_retry_time=0.0
         ) as session:
-            return session.execute_write(work)
+            return with_retries(lambda: session.execute_write(work))
 
     def read_transaction(self, work: Callable[[ReadTransaction], T]) -> T:
         reader_key = ["read transaction"]  # the query running when an error surfaces
@@ -149,10 +199,11 @@ class Neo4jRunner:
         # Driver errors stay untranslated inside the transaction so that the driver can retry
         # transient ones; what finally escapes is translated, naming the query.
         with self.driver.session(
-            database=self.database, default_access_mode=neo4j.READ_ACCESS
+            database=self.database, default_access_mode=neo4j.READ_ACCESS,
+            max_transaction_retry_time=0.0,
         ) as session:
             try:
-                return session.execute_read(run)
+                return with_retries(lambda: session.execute_read(run))
             except (AuthError, DriverError, Neo4jError):
                 with translate_errors(reader_key[0]):
                     raise
