@@ -167,12 +167,9 @@ class Neo4jRunner:
                 or ``params`` do not fit it.
             DatabaseError: the server refused or failed the query.
         """
-        query = self._query(key, params, WRITE_MODES)
-        with translate_errors(key):
-            records, _, _ = self.driver.execute_query(
-                query, params, database_=self.database, routing_=RoutingControl.WRITE
-            )
-        return [r.data() for r in records]
+        # one managed transaction, as write_transaction: its retries stop within
+        # CONNECTION_RETRY_S when the server is gone (execute_query would wait 30 s)
+        return self.write_transaction([(key, params)])[0]
 
     def write_transaction(
         self, steps: Sequence[tuple[str, Mapping[str, Any]]]

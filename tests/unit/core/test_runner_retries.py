@@ -123,3 +123,13 @@ def test_a_transient_error_gives_up_after_its_window(monkeypatch: pytest.MonkeyP
     with pytest.raises(DatabaseError):
         _runner(driver).write_transaction([(KEY, {"documents": 1})])
     assert time.monotonic() - started < 1.0 and driver.attempts >= 3
+
+
+def test_a_single_write_also_stops_within_the_connection_window(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner_module, "CONNECTION_RETRY_S", 0.3)
+    driver = _Driver(_gone())
+    started = time.monotonic()
+    with pytest.raises(DatabaseUnavailable):
+        _runner(driver).write(KEY, documents=1)
+    assert time.monotonic() - started < 1.0 and driver.attempts >= 2
