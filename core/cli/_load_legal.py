@@ -12,9 +12,10 @@ from pathlib import Path
 import click
 
 from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.cli._exit import EXIT_SKIPPED, finish_load
 from hopgraph.loaders.legal import DEFAULT_MAX_FILE_MB, DEFAULT_MAX_UNIT_CHARS, load_legal
 
-EXIT_SKIPPED = 3
+__all__ = ["EXIT_SKIPPED", "legal_load"]
 
 
 @click.command(name="legal")
@@ -58,9 +59,8 @@ def legal_load(ctx: click.Context, paths: tuple[Path, ...], no_embed: bool,
     if not report.documents and not report.aborted:
         for problem in report.skipped:
             click.echo(f"SKIPPED {problem}", err=True)
-        raise click.ClickException(f"no document was loaded ({len(report.skipped)} inputs skipped)")
+        finish_load(ctx, loaded=0, skipped=len(report.skipped), what="document")
     click.echo(report.summary())
     if report.aborted:
         raise click.ClickException(report.aborted)
-    if report.skipped:
-        ctx.exit(EXIT_SKIPPED)
+    finish_load(ctx, loaded=len(report.documents), skipped=len(report.skipped), what="document")
