@@ -4,6 +4,7 @@ idempotent re-load, a failing document, bad inputs, embeddings."""
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,38 @@ def test_load_order_does_not_change_the_graph(runner: Neo4jRunner) -> None:
     backward = _dump(runner)
     assert forward[0] == backward[0]
     assert forward[1] == backward[1]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_any_partition_and_order_gives_the_graph_of_one_load(
+        runner: Neo4jRunner, seed: int) -> None:
+    """Issue 18: loading part of a corpus, then the rest (or all of it again), in any order and
+    any grouping of files per run, ends in the graph one load of the whole corpus gives: names
+    and placeholders are resolved against the graph, not only the current run."""
+    files = sorted(p for p in SAMPLES_DIR.iterdir()
+                   if p.suffix in (".txt", ".json") and p.name != "questions.json")
+    _load(runner, files)
+    whole = _dump(runner)
+    clear_database(runner.driver)
+    rng = random.Random(seed)
+    order = rng.sample(files, len(files))
+    runs: list[list[Path]] = []
+    while order:
+        size = rng.randint(1, 4)
+        runs.append(order[:size])
+        order = order[size:]
+    if seed == 3:  # part of the corpus first, then the whole of it in one run
+        runs = [runs[0], files]
+    for run in runs:
+        _load(runner, run)
+    parts = _dump(runner)
+    grouping = [[p.name for p in r] for r in runs]
+    for kind, got, want in (("nodes", parts[0], whole[0]), ("edges", parts[1], whole[1])):
+        extra = [x for x in got if x not in want]
+        missing = [x for x in want if x not in got]
+        assert not extra and not missing, (
+            f"{kind} differ for runs {grouping}: only after the parts {extra[:3]}, "
+            f"only after one load {missing[:3]}")
 
 
 def test_placeholder_becomes_the_real_node_in_place(runner: Neo4jRunner) -> None:
