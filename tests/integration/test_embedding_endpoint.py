@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from hopgraph.loaders.legal import SAMPLES_DIR
 from hopgraph.settings import DEFAULT_EMBEDDING_DIM
 
 from .conftest import TEST_DATABASE, Server
+from .local_http import send_json, serve
 
 pytestmark = pytest.mark.integration
 
@@ -48,11 +48,7 @@ class _Endpoint(BaseHTTPRequestHandler):
                             "data": [{"object": "embedding", "index": i,
                                       "embedding": _vector(t, dim)} for i, t in enumerate(texts)],
                             "usage": {"prompt_tokens": 0, "total_tokens": 0}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply)
+        send_json(self, reply)
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -61,15 +57,8 @@ class _Endpoint(BaseHTTPRequestHandler):
 @pytest.fixture()
 def endpoint() -> Iterator[str]:
     _Endpoint.batches = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Endpoint)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serve(_Endpoint) as url:
+        yield url
 
 
 def _env(server: Server, base_url: str, model: str, home: Path) -> dict[str, str]:

@@ -10,9 +10,8 @@ Skips without the ``graphrag`` extra.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
@@ -36,6 +35,7 @@ from hopgraph.loaders.legal import SAMPLES_DIR
 from tests.retrieval_fixtures import HashEmbedder
 
 from .conftest import TEST_DATABASE, Server
+from .local_http import send_json, serve
 
 pytestmark = pytest.mark.integration
 QUESTION = "Mức hưởng bảo hiểm y tế khi khám trái tuyến?"
@@ -70,11 +70,7 @@ class _Chat(BaseHTTPRequestHandler):
                          "message": {"role": "assistant", "content": "ECHO " + prompt}}],
             "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": 1,
                       "total_tokens": len(prompt.split()) + 1}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply)
+        send_json(self, reply)
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -83,15 +79,8 @@ class _Chat(BaseHTTPRequestHandler):
 @pytest.fixture()
 def chat_endpoint() -> Iterator[str]:
     _Chat.requests = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Chat)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serve(_Chat) as url:
+        yield url
 
 
 def test_graphrag_answers_from_hopgraphs_legal_evidence(runner: Neo4jRunner,
