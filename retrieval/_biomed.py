@@ -362,6 +362,11 @@ class OptionPath:
     def text(self) -> str:
         return "; ".join(t.text() for t in self.triplets)
 
+    @property
+    def relations(self) -> tuple[str, ...]:
+        """The relation types along the path, option end first."""
+        return tuple(t.relation for t in self.triplets)
+
 
 def score_option_paths(runner: QueryRunner, option_ids: Mapping[str, Sequence[str]],
                        stem_ids: Sequence[str], weights: Mapping[str, float], *,

@@ -50,6 +50,7 @@ ABLATIONS: dict[str, RegramConfig] = {
     "no_reviewer": RegramConfig(use_reviewer=False),
     "baseline_vector_top15": RegramConfig(unweighted_vector_baseline=True),
     "option_paths_2_edges": RegramConfig(option_max_edges=2),
+    "option_one_sum": RegramConfig(option_direct_first=False),  # the scorer of 9d084d9
 }
 
 
@@ -65,8 +66,10 @@ class Question:
 
 
 def load_questions(data_dir: Path, *, per_dataset: int, seed: int = 13,
-                   datasets: Sequence[str] = (*MIRAGE_SETS, AFRIMED)) -> list[Question]:
-    """A seeded sample of ``per_dataset`` questions from each set.
+                   datasets: Sequence[str] = (*MIRAGE_SETS, AFRIMED),
+                   match: str | None = None) -> list[Question]:
+    """A seeded sample of ``per_dataset`` questions from each set (of those whose text matches
+    the regular expression ``match``, case-insensitive, when given).
 
     Raises:
         HopgraphError: the benchmark files are missing.
@@ -95,6 +98,8 @@ def load_questions(data_dir: Path, *, per_dataset: int, seed: int = 13,
             for qid, item in mirage.get(name, {}).items():
                 items.append(Question(name, qid, str(item["question"]), dict(item["options"]),
                                       str(item["answer"])))
+        if match is not None:
+            items = [q for q in items if re.search(match, q.question, re.IGNORECASE)]
         items.sort(key=lambda q: q.qid)
         out.extend(rng.sample(items, min(per_dataset, len(items))))
     return out
@@ -149,17 +154,24 @@ class MemoEmbedder:
         return self._queries[text]
 
 
-def load_mcq(path: Path, *, per_dataset: int | None, seed: int = 13) -> list[Question]:
+def load_mcq(path: Path, *, per_dataset: int | None, seed: int = 13,
+             match: str | None = None) -> list[Question]:
     """Questions from a MIRAGE / AfrimedQA directory (``per_dataset`` per set, default 34) or from
-    one MCQ file (:func:`load_mcq_file`; a seeded sample of ``per_dataset``, all when None)."""
+    one MCQ file (:func:`load_mcq_file`; a seeded sample of ``per_dataset``, all when None); with
+    ``match``, only questions whose text matches that regular expression (case-insensitive)."""
     if path.is_dir():
-        return load_questions(path, per_dataset=per_dataset or DEFAULT_PER_DATASET, seed=seed)
-    return sample_questions(load_mcq_file(path), per_dataset, seed)
+        return load_questions(path, per_dataset=per_dataset or DEFAULT_PER_DATASET, seed=seed,
+                              match=match)
+    items = load_mcq_file(path)
+    if match is not None:
+        items = [q for q in items if re.search(match, q.question, re.IGNORECASE)]
+    return sample_questions(items, per_dataset, seed)
 
 
 def load_mcq_file(path: Path, *, dataset: str | None = None) -> list[Question]:
     """Every item of an MCQ file: a JSON list, a JSON object keyed by id, or JSON lines, each item
-    ``{question, options: {letter: text}, answer}`` (``id`` optional; the position otherwise).
+    ``{question, options: {letter: text}, answer}`` (``id`` optional, the position otherwise;
+    ``dataset`` optional, the file name otherwise).
 
     Malformed items are skipped and reported in the error only when none is usable.
 
@@ -206,7 +218,9 @@ def load_mcq_file(path: Path, *, dataset: str | None = None) -> list[Question]:
         elif str(answer) not in opts:
             problems.append(f"{key}: answer {answer!r} is not an option letter")
         else:
-            out.append(Question(name, str(item.get("id", key)), question,
+            own = item.get("dataset")  # a per-item set name (e.g. a level) splits the report
+            out.append(Question(own if isinstance(own, str) and own.strip() else name,
+                                str(item.get("id", key)), question,
                                 {str(k): str(v) for k, v in opts.items()}, str(answer)))
     if not out:
         raise HopgraphError(f"{path}: no usable MCQ item ({'; '.join(problems[:3]) or 'empty'})")

@@ -38,6 +38,7 @@ SHORT_MENTION = 6
 _PARENTHESES = re.compile(r"\s*\([^()]*\)")
 _ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\ufeff]")
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-/'.]*[A-Za-z0-9]|[A-Za-z0-9]")
+_CHEMICAL_WORD = re.compile(r"(?=.{8,})(?=.*\d)(?=.*(?:[()\[\]]|\d,\d))")
 _LUCENE_PHRASE_ESCAPE = re.compile(r'(["\\])')
 _LUCENE_TERM_ESCAPE = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 STOP_WORDS = frozenset(["a", "an", "and", "are", "as", "at", "be", "been", "being", "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "his", "how", "i", "if", "in", "into", "is", "it", "its", "may", "might", "most", "of", "on", "or", "she", "should", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "was", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "following", "patient", "patients", "year", "years", "old", "man", "woman", "male", "female", "history", "presents", "present", "shows", "showed", "likely", "best", "next", "most", "which", "following", "mg", "ml", "day", "days", "week", "weeks", "examination", "shows", "found", "reveals"])
@@ -71,6 +72,16 @@ def mentions_of(text: str, *, max_ngram: int = DEFAULT_MAX_NGRAM,
             if len(phrase) < 3 or phrase.isdigit():
                 continue
             out.setdefault(phrase, None)
+    # A systematic chemical name ("(2R)-1-(2,6-dimethylphenoxy)propan-2-amine") is split by the
+    # token pattern into pieces no entity is named by: its whitespace-delimited words, alone and
+    # in runs of up to three, are mentions too when one of them has eight characters or more, a
+    # digit, and a bracket or a locant list such as "2,6" ("45-year-old" is not one).
+    words = [w.strip("?.;:!\"'") for w in text.split()]
+    for n in range(1, 4):
+        for i in range(len(words) - n + 1):
+            run = words[i:i + n]
+            if any(_CHEMICAL_WORD.search(w) for w in run) and all(run):
+                out.setdefault(" ".join(run), None)
     for e in extra:
         if e.strip():
             out.setdefault(e.strip(), None)
@@ -156,7 +167,8 @@ class EntityLinker:
 
         The whole option (:func:`option_form`) is one mention: the entity whose name or alias is
         most similar to it (``token_sort_ratio`` ≥ ``min_ratio``, on forms without parentheses)
-        is the option's entity, with the mention equal to the whole option. Without one, the
+        is the option's entity, with the mention equal to the whole option (all of them when
+        several names are equally similar: PrimeKG's "X" and "X (disease)"). Without one, the
         entities its n-grams name (:meth:`link`): their mentions are shorter than the option,
         which is how a scorer tells a whole-option match from a name inside a longer phrase.
         """
@@ -166,18 +178,23 @@ class EntityLinker:
         rows = self._runner.read("biomed/search_entities",
                                  mentions=[{"mention": form, "lucene": lucene_phrase(form)}],
                                  limit=self._per_mention)
-        best: LinkedEntity | None = None
+        found: dict[str, LinkedEntity] = {}
         for r in rows:
             names = [str(r["name"])] + [str(a) for a in r["aliases"] or []]
             score, matched = max((fuzz.token_sort_ratio(form, option_form(n)), n) for n in names)
             if score < min_ratio or (len(form) <= SHORT_MENTION and score < 100):
                 continue
-            cand = LinkedEntity(str(r["id"]), str(r["name"]), str(r["node_type"] or ""), form,
-                                matched, float(score), int(r["degree"]))
-            if best is None or (cand.ratio, -cand.degree, cand.id) > (best.ratio, -best.degree, best.id):
-                best = cand
-        if best is not None:
-            return [best]
+            found.setdefault(str(r["id"]), LinkedEntity(
+                str(r["id"]), str(r["name"]), str(r["node_type"] or ""), form, matched,
+                float(score), int(r["degree"])))
+        if found:
+            # Every entity at the best similarity is named by the option: PrimeKG keeps
+            # "osteopetrosis" and "osteopetrosis (disease)" as two nodes, and the option means
+            # both. The one whose own name is the option comes first.
+            top = max(e.ratio for e in found.values())
+            tied = [e for e in found.values() if e.ratio == top]
+            return sorted(tied, key=lambda e: (option_form(e.matched) != form, e.name.casefold() != form,
+                                               -e.degree, e.id))
         return self.link(form)
 
 

@@ -12,6 +12,17 @@ of its entities to an entity linked from the question:
   edges) reaches some question entity by chance, so reaching one says less about it (a PMI-like
   normalisation against how connected the option's entity is anyway).
 
+Evidence comes in two tiers (:func:`option_strength`). A *direct* fact (one edge between the
+option's entity and a question entity) is what a question such as "which disease is associated
+with GENE and treated with DRUG" asks for; it counts its weight times the link's confidence, halved
+when its relation is not the one the question's cue words ask for at that entity ("treated with"
+→ INDICATION, not CONTRAINDICATION). Only question entities the option does not reach directly
+add *indirect* evidence (paths of two or three edges). Options compare on their direct facts
+first, undiscounted (a hub with the asked-for edge still has the fact), and only when those tie on
+the hub-discounted sum of all their evidence. So an option joined to both named entities beats one
+joined to one of them and merely near the other, and of two options with the same facts the more
+specific entity wins.
+
 The letter with the highest score wins; no score above zero, or a tie at the top, abstains.
 Letters carry no information, so no letter is ever preferred. A question that asks for the
 exception ("all of the following except", "which is not a feature of") abstains too: paths show
@@ -24,6 +35,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from hopgraph.agents.biomed._linking import LinkedEntity, option_form
@@ -45,6 +57,9 @@ class ScoredPath(Protocol):
 
     @property
     def score(self) -> float: ...
+
+    @property
+    def relations(self) -> tuple[str, ...]: ...
 
 
 def link_confidence(entity: LinkedEntity, option_text: str) -> float:
@@ -80,24 +95,98 @@ def option_score(paths: Sequence[ScoredPath], entities: Sequence[LinkedEntity],
     return float(sum(best.values()))
 
 
+OFF_CUE_FACTOR = 0.5  # a direct fact whose relation is not the one the question's cue asks for
+
+
+@dataclass(frozen=True)
+class OptionStrength:
+    """An option's evidence in two tiers (see the module docstring)."""
+
+    direct: float = 0.0  # one-edge facts, not discounted by the option's degree
+    specific: float = 0.0  # the same facts, each divided by log(2 + the option's degree)
+    indirect: float = 0.0  # longer paths to the question entities no fact reaches, discounted
+
+    @property
+    def total(self) -> float:
+        """The option's score as reported: every piece of evidence hub-discounted."""
+        return self.specific + self.indirect
+
+    @property
+    def key(self) -> tuple[float, float]:
+        """What options are compared on: direct facts, then the discounted total (among options
+        with the same facts, the more specific entity and the one nearer the rest win)."""
+        return (self.direct, self.total)
+
+
+def option_strength(paths: Sequence[ScoredPath], entities: Sequence[LinkedEntity],
+                    option_text: str,
+                    cues: Mapping[str, Sequence[str]] | None = None) -> OptionStrength:
+    """The two-tier evidence of one option.
+
+    Args:
+        paths: the option's paths, any order.
+        entities: the option's linked entities (a path from an entity not among them is ignored).
+        option_text: the option as written (for the link's coverage).
+        cues: per question entity, the relation types its cue words ask for (empty or absent:
+            any relation is what is asked).
+    """
+    confidence = {e.id: link_confidence(e, option_text) for e in entities}
+    hub = {e.id: hub_discount(e.degree) for e in entities}
+    direct: dict[str, tuple[float, float]] = {}  # question entity -> (fact, fact x hub discount)
+    indirect: dict[str, float] = {}
+    for p in paths:
+        if p.option_id not in confidence:
+            continue
+        if len(p.relations) == 1:
+            asked = (cues or {}).get(p.stem_id) or ()
+            value = p.score * confidence[p.option_id]
+            if asked and p.relations[0] not in asked:
+                value *= OFF_CUE_FACTOR
+            pair = (value, value * hub[p.option_id])
+            if pair > direct.get(p.stem_id, (0.0, 0.0)):
+                direct[p.stem_id] = pair
+        else:
+            value = p.score * confidence[p.option_id] * hub[p.option_id]
+            if value > indirect.get(p.stem_id, 0.0):
+                indirect[p.stem_id] = value
+    return OptionStrength(float(sum(v for v, _ in direct.values())),
+                          float(sum(d for _, d in direct.values())),
+                          float(sum(v for k, v in indirect.items() if k not in direct)))
+
+
 def asks_for_exception(question: str) -> bool:
     """Whether the question's final sentence (its ask) asks for the option that does not fit
     ("except", "not", "least", "false", "incorrect"); the vignette before it is not read."""
     return bool(_EXCEPTION_CUE.search(decompose_rules(question)[-1]))
 
 
-def choose_option(scores: Mapping[str, float]) -> tuple[str | None, str]:
+def choose_option(scores: Mapping[str, float | tuple[float, ...]]) -> tuple[str | None, str]:
     """The letter with the highest score and the reason, or None and why it abstains.
 
-    Abstains when there are no options, when no score is above zero ("no evidence") and when the
-    best scores tie (within a relative ``TIE_REL_TOL``, so float noise is a tie too).
+    A score is a number or a tuple compared in order (:attr:`OptionStrength.key`: direct
+    evidence, then indirect). Abstains when there are no options, when no score is above zero
+    ("no evidence") and when the best scores tie (every component within a relative
+    ``TIE_REL_TOL``, so float noise is a tie too).
     """
     if not scores:
         return None, "abstain: no options"
-    top = max(scores.values())
-    if top <= 0:
+    keys = {k: (v,) if isinstance(v, (int, float)) else tuple(v) for k, v in scores.items()}
+    if not any(c > 0 for key in keys.values() for c in key):
         return None, "abstain: no evidence"
-    best = [k for k, v in scores.items() if math.isclose(v, top, rel_tol=TIE_REL_TOL)]
-    if len(best) > 1:
+    ranked = sorted(keys.items(), key=_key_order)
+    best_letter, best = ranked[0]
+    tied = [k for k, key in ranked if _same(key, best)]
+    if len(tied) > 1:
         return None, "abstain: tie"
-    return best[0], "evidence"
+    return best_letter, "evidence"
+
+
+def _same(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return len(a) == len(b) and all(math.isclose(x, y, rel_tol=TIE_REL_TOL, abs_tol=1e-12)
+                                    for x, y in zip(a, b, strict=True))
+
+
+def _key_order(item: tuple[str, tuple[float, ...]]) -> tuple[float, ...]:
+    # Components within the tolerance compare equal, so float noise in the direct tier does not
+    # hide the indirect tier: round to a relative grid before negating for a descending sort.
+    return tuple(-float(f"{c:.9g}") for c in item[1])

@@ -24,7 +24,12 @@ from hopgraph.agents._llm import ChatModel, parse_json_reply
 from hopgraph.agents.biomed import _prompts
 from hopgraph.agents.biomed._joins import JoinPlan, plan_join
 from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity
-from hopgraph.agents.biomed._options import asks_for_exception, choose_option, option_score
+from hopgraph.agents.biomed._options import (
+    asks_for_exception,
+    choose_option,
+    option_score,
+    option_strength,
+)
 from hopgraph.agents.biomed._planning import Plan, Typed, classify, decompose
 from hopgraph.agents.biomed._reviewer import (
     GraphVerifier,
@@ -90,6 +95,8 @@ class RegramConfig:
     use_joins: bool = True  # join the hops on their shared variable in Cypher
     option_max_edges: int = DEFAULT_MAX_EDGES  # longest option-to-question path (2 or 3 edges)
     option_hop_decay: float = DEFAULT_HOP_DECAY  # path factor per edge after the first
+    # compare options on direct facts first, indirect paths only on a tie (False: one summed score)
+    option_direct_first: bool = True
 
 
 @dataclass
@@ -112,14 +119,17 @@ class OptionEvidence:
     """What an MCQ option rests on: its score and the weighted paths behind it.
 
     ``score`` sums, over the question entities the option's entities reach, the best path's score
-    weighted by the link's confidence and discounted by the option entity's degree
-    (:func:`hopgraph.agents.biomed._options.option_score`); ``similarity`` is the best cosine
+    weighted by the link's confidence: one-edge facts in ``direct``, longer paths discounted by the
+    option entity's degree (:func:`hopgraph.agents.biomed._options.option_strength`; options compare
+    on ``direct`` first). With ``option_direct_first`` off, every path is hub-discounted into one
+    sum (:func:`hopgraph.agents.biomed._options.option_score`). ``similarity`` is the best cosine
     between the option text and a region fact (used only by the unweighted vector baseline).
     """
 
     score: float
     paths: tuple[OptionPath, ...] = ()
     similarity: float = 0.0
+    direct: float | None = None  # the direct tier of ``score`` (None: scored as one sum)
 
 
 @dataclass
@@ -336,11 +346,12 @@ class Regram:
             context.append((hop_q, hop.answer))
         join: JoinPlan | None = None
         joined: list[JoinedEntity] = []
-        if cfg.use_joins and not cfg.unweighted_vector_baseline:
-            join = plan_join(plan.hops, self._linker)
-            joined = join_hops(self._runner, join.constraints, weights,
-                               answer_types=join.answer_types)
-        evidence = self._option_evidence(opts, hops, weights) if opts else {}
+        if not cfg.unweighted_vector_baseline and (cfg.use_joins or opts):
+            join = plan_join(plan.hops, self._linker)  # its cues also tell options what is asked
+            if cfg.use_joins:
+                joined = join_hops(self._runner, join.constraints, weights,
+                                   answer_types=join.answer_types)
+        evidence = self._option_evidence(opts, hops, weights, join) if opts else {}
         answer, source, choice, choice_source = self._synthesise(question, opts, hops, joined,
                                                                  evidence)
         label = self._label(hops, choice, opts, answer, join, joined, evidence)
@@ -397,7 +408,8 @@ class Regram:
                          accepted, verdicts)
 
     def _option_evidence(self, opts: Mapping[str, str], hops: Sequence[HopResult],
-                         weights: Mapping[str, float]) -> dict[str, OptionEvidence]:
+                         weights: Mapping[str, float],
+                         join: JoinPlan | None = None) -> dict[str, OptionEvidence]:
         """Per option: the weighted paths joining its entities to the question's entities.
 
         The question's entities are those linked from the hops themselves (not from the options),
@@ -414,9 +426,17 @@ class Regram:
         paths = score_option_paths(self._runner, {k: [e.id for e in v] for k, v in links.items()},
                                    stem_ids, weights, hop_decay=self.config.option_hop_decay,
                                    max_edges=self.config.option_max_edges)
-        return {letter: OptionEvidence(option_score(found, links[letter], opts[letter]),
-                                       tuple(found))
-                for letter, found in paths.items()}
+        if not self.config.option_direct_first:
+            return {letter: OptionEvidence(option_score(found, links[letter], opts[letter]),
+                                           tuple(found))
+                    for letter, found in paths.items()}
+        cues = {c.anchor_id: c.relations for c in join.constraints} if join is not None else {}
+        out: dict[str, OptionEvidence] = {}
+        for letter, found in paths.items():
+            strength = option_strength(found, links[letter], opts[letter], cues)
+            out[letter] = OptionEvidence(strength.total, tuple(found), direct=strength.direct)
+        # compared on (direct, score): see Regram._choose
+        return out
 
     def _option_similarities(self, opts: Mapping[str, str], hops: Sequence[HopResult]) -> dict[str, float]:
         """Per option: best cosine between its text and a region fact (vectors MMR already used)."""
@@ -437,7 +457,8 @@ class Regram:
         """The letter with the most evidence, or None (abstain) when no option has any or the best
         ones tie (:func:`choose_option`): letters carry no information, so none is preferred."""
         letter, reason = choose_option(
-            {k: (e.score if e.score > 0 else e.similarity) for k, e in evidence.items()})
+            {k: ((e.direct, e.score) if e.direct is not None
+                 else e.score if e.score > 0 else e.similarity) for k, e in evidence.items()})
         if letter is None:
             return None, reason
         return letter, ("kg-paths" if evidence[letter].score > 0 else "similarity")

@@ -120,6 +120,8 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DATA / "medqa",
                     help="MIRAGE/AfrimedQA directory or one MCQ file (JSON / JSONL)")
     ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--match", default=None,
+                    help="only questions whose text matches this regular expression (before sampling)")
     ap.add_argument("--out", default="biomed_eval")
     ap.add_argument("--configs", default=",".join(ABLATIONS), help="comma-separated config names")
     ap.add_argument("--local-llm", action="store_true",
@@ -171,7 +173,8 @@ def main() -> None:
             counts = runner.read("biomed/count_graph")[0]
             loaded = {"server": args.uri, "nodes": counts["nodes"], "edges": counts["edges"],
                       "loaded_by": "load_primekg on the subset before this run"}
-        questions = load_mcq(args.data, per_dataset=args.per_dataset, seed=args.seed)
+        questions = load_mcq(args.data, per_dataset=args.per_dataset, seed=args.seed,
+                             match=args.match)
         linker = MemoLinker(EntityLinker(runner, nlp=build_nlp()))
         embedder = MemoEmbedder(build_embedder("all-MiniLM-L6-v2", settings.embedder.cache_dir))
         regram = Regram(runner, embedder, linker, llm=chat_model_from(settings.llm))
@@ -216,6 +219,7 @@ def main() -> None:
                 questions, DATA / "primekg" / "primekg_triples_subset.tsv")
         result["load_subset"] = loaded
         result["sampling"] = {"data": str(args.data), "per_dataset": args.per_dataset, "seed": args.seed,
+                              "match": args.match,
                               "questions": len(questions), "eval_seconds": round(eval_s, 1),
                               "llm": regram.llm_model,
                               "answerer": "configured LLM" if regram.llm_model else

@@ -78,6 +78,10 @@ def test_any_mcq_file_json_or_jsonl(tmp_path: Path) -> None:
         assert [(q.dataset, q.qid, q.answer) for q in qs] == [("ddx", "0", "A"), ("ddx", "q-af", "B")]
     assert len(load_mcq(as_json, per_dataset=1, seed=3)) == 1 and len(load_mcq(as_json, per_dataset=None)) == 2
     assert len(load_mcq(_data(tmp_path), per_dataset=1)) == 2  # a directory: per set
+    levels = tmp_path / "levels.jsonl"  # a per-item "dataset" (a level) names the item's set
+    levels.write_text("\n".join(json.dumps({**i, "dataset": ds}) for i, ds in
+                                zip(items[:2], ["ddx_basic", ""], strict=True)) + "\n")
+    assert [q.dataset for q in load_mcq_file(levels)] == ["ddx_basic", "levels"]
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"question": "q"}\nnot json\n')
     with pytest.raises(HopgraphError, match=r"bad\.jsonl line 2"):

@@ -9,12 +9,14 @@ from typing import Any
 
 from hopgraph.agents.biomed import EntityLinker, LinkedEntity, Regram
 from hopgraph.agents.biomed._eval import compare, load_questions
-from hopgraph.agents.biomed._linking import option_form
+from hopgraph.agents.biomed._linking import _CHEMICAL_WORD, mentions_of, option_form
 from hopgraph.agents.biomed._options import (
+    OFF_CUE_FACTOR,
     asks_for_exception,
     choose_option,
     hub_discount,
     option_score,
+    option_strength,
 )
 from hopgraph.retrieval._biomed import OptionPath, Triplet
 from tests.unit.biomed._fakes import BagEmbedder, FakeRunner
@@ -26,8 +28,10 @@ def _entity(eid: str, degree: int, mention: str = "metoprolol", ratio: float = 1
     return LinkedEntity(eid, mention, "Drug", mention, mention, ratio, degree)
 
 
-def _path(option_id: str, stem_id: str, score: float) -> OptionPath:
-    return OptionPath("A", option_id, stem_id, score, (_T,))
+def _path(option_id: str, stem_id: str, score: float, edges: int = 1,
+          relation: str = "TARGET") -> OptionPath:
+    return OptionPath("A", option_id, stem_id, score,
+                      tuple(Triplet("o", "O", "", relation, "s", "S", "", 1.0) for _ in range(edges)))
 
 
 def test_a_hub_option_scores_less_than_a_specific_one_with_the_same_path() -> None:
@@ -182,3 +186,61 @@ def test_evidence_ceiling_counts_links_and_distances() -> None:
     assert out["by_split"] == {"afrimedqa": {"questions": 1, "gold_within_3": 0},
                                "mirage": {"questions": 1, "gold_within_3": 1}}
     assert out["items"][0]["nearest_edges"] == {"A": None, "B": 2, "C": None}
+
+
+def test_direct_facts_outrank_indirect_paths_whatever_the_degrees() -> None:
+    # "Which disease is associated with GENE and treated with DRUG?": the hub disease has both
+    # facts; the rare one has the gene fact and only a two-edge path to the drug.
+    both = option_strength([_path("hub", "gene", 1.0), _path("hub", "drug", 1.0)],
+                           [_entity("hub", 900)], "metoprolol")
+    partial = option_strength([_path("rare", "gene", 1.0), _path("rare", "drug", 0.9, edges=2)],
+                              [_entity("rare", 3)], "metoprolol")
+    assert both.direct == 2.0 and partial.direct == 1.0 and partial.indirect > 0
+    assert partial.total > both.total  # the summed, hub-discounted score alone would pick it
+    assert choose_option({"A": both.key, "B": partial.key}) == ("A", "evidence")
+    # a question entity reached directly adds nothing from its longer paths
+    again = option_strength([_path("x", "gene", 1.0), _path("x", "gene", 0.9, edges=2)],
+                            [_entity("x", 3)], "metoprolol")
+    assert again.indirect == 0.0 and again.direct == 1.0
+
+
+def test_a_fact_of_another_relation_than_the_cue_asks_for_counts_half() -> None:
+    cues = {"drug": ("INDICATION", "OFF_LABEL_USE")}
+    treated = option_strength([_path("x", "drug", 1.0, relation="INDICATION")], [_entity("x", 5)],
+                              "metoprolol", cues)
+    contra = option_strength([_path("y", "drug", 1.0, relation="CONTRAINDICATION")],
+                             [_entity("y", 5)], "metoprolol", cues)
+    assert contra.direct == OFF_CUE_FACTOR * treated.direct
+    assert choose_option({"A": contra.key, "B": treated.key}) == ("B", "evidence")
+    # no cue at that entity: any relation is what is asked
+    assert option_strength([_path("y", "drug", 1.0, relation="CONTRAINDICATION")],
+                           [_entity("y", 5)], "metoprolol").direct == 1.0
+
+
+def test_choose_option_compares_tuples_in_order_and_abstains_on_a_full_tie() -> None:
+    assert choose_option({"A": (1.0, 0.2), "B": (1.0, 0.5)}) == ("B", "evidence")
+    assert choose_option({"A": (2.0, 0.1), "B": (1.0, 0.9)}) == ("A", "evidence")
+    assert choose_option({"A": (1.0, 0.3), "B": (1.0, 0.1 + 0.2)}) == (None, "abstain: tie")
+    assert choose_option({"A": (0.0, 0.0), "B": (0.0, 0.0)}) == (None, "abstain: no evidence")
+    # float noise in the first component does not hide the second
+    assert choose_option({"A": (0.1 + 0.2, 0.1), "B": (0.3, 0.5)}) == ("B", "evidence")
+
+
+def test_an_option_names_every_entity_at_the_best_similarity_its_own_name_first() -> None:
+    rows = [("d:paren", "osteopetrosis (disease)", 3), ("d:plain", "osteopetrosis", 4),
+            ("d:other", "osteopetrosis, autosomal recessive 1", 2)]
+    runner = FakeRunner({"biomed/search_entities": lambda p: [
+        {"mention": p["mentions"][0]["mention"], "id": i, "name": n, "node_type": "Disease",
+         "aliases": [], "score": 1.0, "degree": d} for i, n, d in rows]})
+    linked = EntityLinker(runner).link_option("Osteopetrosis")
+    assert [e.id for e in linked] == ["d:plain", "d:paren"]
+
+
+def test_systematic_chemical_names_are_whole_mentions() -> None:
+    q = "(2R)-1-(2,6-dimethylphenoxy)propan-2-amine acts on which of the following genes?"
+    assert "(2R)-1-(2,6-dimethylphenoxy)propan-2-amine" in mentions_of(q)
+    two = "Which protein does 3,4-dihydro-2H-1,2-benzothiazine 1,1-dioxide target?"
+    assert "3,4-dihydro-2H-1,2-benzothiazine 1,1-dioxide" in mentions_of(two)
+    # vignette numbers are not chemical names: no whole-word mention beyond the n-grams
+    vignette = "A 45-year-old man (BP 150/88, 1,000 mg) takes aspirin"
+    assert not [w for w in vignette.split() if _CHEMICAL_WORD.search(w)]
