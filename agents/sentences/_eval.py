@@ -3,7 +3,10 @@
 Systems, all measured in the same run on the same graph:
 
 * ``graph``: SentGraph retrieval (anchors, refinement, path expansion);
-* ``graph-no-refine`` / ``graph-no-expand``: the ablations;
+* ``graph-no-refine`` / ``graph-no-expand`` / ``graph-no-cover``: the ablations;
+* ``graph-no-fusion``: evidence by path score alone (the rule before issue 19 item 3: expansions
+  may push out strong anchors); ``graph-anchor-pool``: fusion where the anchors refinement
+  dropped also compete with the expansions for the free slots;
 * ``sentence-ro``: sentence-level retrieval only (vector top-k sentences, k = the graph's evidence
   budget, and ``sentence-ro@K`` with k = the anchor K);
 * ``passage-ro``: passage-level retrieval only (vector top-k passages, all their sentences).
@@ -184,6 +187,8 @@ def evaluate(
     cfg = reasoner.config
     systems: dict[str, Callable[[EvalQuestion, list[float]], Ranked]] = {
         "graph": _graph_system(reasoner),
+        "graph-no-fusion": _graph_system(reasoner.with_config(fusion=False)),
+        "graph-anchor-pool": _graph_system(reasoner.with_config(anchor_pool=True)),
         "graph-no-cover": _graph_system(reasoner.with_config(cover_facets=False)),
         "graph-no-refine": _graph_system(reasoner.with_config(refine=False)),
         "graph-no-expand": _graph_system(reasoner.with_config(expand=False)),

@@ -12,8 +12,13 @@
    unvisited neighbours of every path end; Python scores the extended paths
    (``decay * similarity + (1 - decay) * parent score``) and stops at ``max_path_length`` edges
    or ``expansion_limit`` new sentences.
-4. Evidence: the sentences on the retained paths, best path score first, at most
-   ``max_evidence``. Answer generation through the LLM; without one, a retrieval-only answer.
+4. Evidence, at most ``max_evidence`` sentences, best score first. After the deterministic
+   refinement (``fusion``, the default): the best ``anchor_slots`` anchors by similarity and every
+   kept anchor hold their slots, and the sentences the paths reached fill the rest by path score,
+   so expansion adds bridge sentences without pushing out what sentence retrieval ranks first
+   (issue 19). After an LLM refinement, or with ``fusion=False``: the sentences on the retained
+   paths by path score alone. Answer generation through the LLM; without one, a retrieval-only
+   answer.
 """
 
 from __future__ import annotations
@@ -76,6 +81,11 @@ class SentenceRetrievalConfig:
     expansion_limit: int = 12
     max_evidence: int = 10
     decay: float = 0.5
+    # evidence (issue 19): with fusion the kept anchors and the best `anchor_slots` anchors hold
+    # their slots before expansions fill the rest by path score; without it, path score alone
+    fusion: bool = True
+    anchor_slots: int = 3
+    anchor_pool: bool = False  # with fusion: dropped anchors also compete with expansions by score
 
     def __post_init__(self) -> None:
         for name in ("anchor_k", "keep_anchors", "max_path_length", "beam", "max_evidence"):
@@ -83,6 +93,8 @@ class SentenceRetrievalConfig:
                 raise RetrievalError(f"{name} must be at least 1, got {getattr(self, name)}")
         if not 0.0 < self.decay <= 1.0:
             raise RetrievalError(f"decay must be in (0, 1], got {self.decay}")
+        if self.anchor_slots < 0:
+            raise RetrievalError(f"anchor_slots must be at least 0, got {self.anchor_slots}")
 
 
 @dataclass(frozen=True)
@@ -215,12 +227,39 @@ class SentenceReasoner:
             result.hops = self._expand(vector, paths)
         sentences = [p for p in paths.values() if p.kind != "topic" and p.passage_id is not None]
         sentences.sort(key=lambda p: (-p.score, p.nodes[-1]))
+        # an LLM read the anchors and chose among them: its choice stands; the deterministic
+        # refinement only guesses, so the best anchors keep their slots (fusion)
+        chosen = (self._fuse(anchors, result.kept, sentences)
+                  if cfg.fusion and result.refinement != "llm" else sentences[: cfg.max_evidence])
         result.evidence = [
             EvidenceSentence(p.nodes[-1], p.passage_id or "", int(p.position or 0), p.text, p.score,
                              p.nodes, p.relations)
-            for p in sentences[: cfg.max_evidence]
+            for p in chosen
         ]
         return result
+
+    def _fuse(self, anchors: list[SentenceHit], kept: list[str], sentences: list[_Path]) -> list[_Path]:
+        """The evidence of the deterministic path: first the best ``anchor_slots`` anchors by
+        similarity (what sentence retrieval ranks first, kept or not) and every kept anchor (an
+        anchor per facet of the question included), then the other sentences by path score;
+        at most ``max_evidence``, best score first. Expansions thus fill the slots the anchors
+        leave instead of displacing them: a weak path cannot push out a strong anchor."""
+        cfg = self.config
+        anchor_paths = {a.id: _Path((a.id,), (), a.score, a.role, a.passage_id, a.position, a.text)
+                        for a in anchors}
+        by_id = {**anchor_paths, **{p.nodes[-1]: p for p in sentences}}
+        pool = list(sentences)
+        if cfg.anchor_pool:
+            pool += [p for i, p in anchor_paths.items() if i not in kept]
+            pool.sort(key=lambda p: (-p.score, p.nodes[-1]))
+        reserved = [a.id for a in anchors[: cfg.anchor_slots]]
+        reserved += [i for i in kept if i not in reserved and i in by_id]
+        chosen = {i: by_id[i] for i in reserved[: cfg.max_evidence]}
+        for p in pool:
+            if len(chosen) >= cfg.max_evidence:
+                break
+            chosen.setdefault(p.nodes[-1], p)
+        return sorted(chosen.values(), key=lambda p: (-p.score, p.nodes[-1]))
 
     def _refine(
         self, question: str, anchors: list[SentenceHit], result: SentenceRetrieval

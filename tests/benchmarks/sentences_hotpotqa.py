@@ -101,6 +101,8 @@ def main() -> None:
             for kind in sorted({q.type for q in questions})
         }
         out["paired_bootstrap_sp_recall@10"] = paired_intervals(results, questions)
+        out["split_halves_sp_recall@10"] = split_halves(results)
+        out["per_question"] = per_question(results)
         out["host"] = {"load_avg_1m_end": os.getloadavg()[0], "date": time.strftime("%Y-%m-%d %H:%M"),
                        "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"],
                                                 capture_output=True, text=True, check=False).stdout.strip()}
@@ -137,6 +139,33 @@ def paired_intervals(results: list[Any], questions: list[Any], *, resamples: int
                            "high": round(means[int(0.975 * resamples) - 1], 4)}
         out[name] = entry
     return out
+
+
+def split_halves(results: list[Any]) -> dict[str, Any]:
+    """sp_recall@10 of every system on the even- and odd-indexed questions (0-based) and by type:
+    a change is kept only when it helps overall and hurts neither half."""
+    out: dict[str, Any] = {}
+    for r in results:
+        entry: dict[str, Any] = {}
+        for half, parity in (("even", 0), ("odd", 1)):
+            rows = [row for i, row in enumerate(r.rows) if i % 2 == parity]
+            entry[half] = round(mean(row["sp_recall@10"] for row in rows), 4) if rows else None
+            for kind in sorted({row["type"] for row in rows}):
+                typed = [row["sp_recall@10"] for row in rows if row["type"] == kind]
+                entry[f"{half}_{kind}"] = round(mean(typed), 4)
+        out[r.name] = entry
+    return out
+
+
+PER_QUESTION_KEYS = ("sp_recall@2", "sp_recall@5", "sp_recall@10", "sp_recall", "passage_recall",
+                     "evidence_sentences", "expanded_evidence")
+
+
+def per_question(results: list[Any]) -> dict[str, Any]:
+    """Per system, one compact row per question (id, type, recalls): for paired comparisons."""
+    return {r.name: [{"id": row["id"], "type": row["type"],
+                      **{k: round(row[k], 4) for k in PER_QUESTION_KEYS if row.get(k) is not None}}
+                     for row in r.rows] for r in results}
 
 
 def run_llm_parts(runner: Neo4jRunner, embedder: Any, tagger: Any, passages: list[Any],
@@ -208,6 +237,14 @@ def write_results(out: dict[str, Any], stem: str = "sentences_hotpotqa") -> None
         *[f"| {name} | {kind} | {e['n']} | {e['graph']:.3f} | {e['sentence_ro']:.3f} | {e['diff']:+.3f} | "
           f"[{e['low']:+.3f}, {e['high']:+.3f}] |"
           for name, kinds in out["paired_bootstrap_sp_recall@10"].items() for kind, e in kinds.items()],
+        "", "sp_recall@10 on the even- and odd-indexed questions (split halves; a change is kept only "
+        "when it hurts neither):", "",
+        "| system | even | odd | even bridge | odd bridge | even comparison | odd comparison |",
+        "|---|---|---|---|---|---|---|",
+        *[f"| {name} | " + " | ".join(
+            "-" if h.get(k) is None else f"{h[k]:.3f}"
+            for k in ("even", "odd", "even_bridge", "odd_bridge", "even_comparison", "odd_comparison"))
+          + " |" for name, h in out["split_halves_sp_recall@10"].items()],
         "", f"Host: {out['host']}", "",
         "## With an LLM", "",
     ]

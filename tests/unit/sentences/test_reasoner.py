@@ -43,7 +43,10 @@ def test_heuristic_refinement_then_bridge_path_reaches_second_passage() -> None:
     runner = RecordingRunner(_reads)
     result = SentenceReasoner(runner, FakeEmbedder()).retrieve("Where was the director of Film A born?")
     assert result.refinement == "heuristic" and result.kept == ["A#s0"]  # C#s2 is 0.3 below
-    assert [e.id for e in result.evidence] == ["A#s0", "B#s0"]
+    # path scores: B#s0 0.525 (via A#topic 0.7, B#topic 0.55); C#s2, dropped by refinement, is
+    # still among the best anchors and keeps its slot (fusion, the default)
+    assert [e.id for e in result.evidence] == ["A#s0", "B#s0", "C#s2"]
+    assert [e.role for e in result.to_evidence()] == ["anchor", "expansion", "anchor"]
     assert result.evidence[1].path == ("A#s0", "A#topic", "B#topic", "B#s0")
     assert result.evidence[1].relations == ("HAS_CORE:topic", "BRIDGE:shared_entity", "HAS_CORE:topic")
     hops = runner.params_of("sentence/expand_frontier")
@@ -55,12 +58,13 @@ def test_path_length_bounds_expansion() -> None:
     runner = RecordingRunner(_reads)
     reasoner = SentenceReasoner(runner, FakeEmbedder(), config=SentenceRetrievalConfig(max_path_length=2))
     result = reasoner.retrieve("Where was the director of Film A born?")
-    assert [e.id for e in result.evidence] == ["A#s0"]
+    assert [e.id for e in result.evidence] == ["A#s0", "C#s2"]  # no sentence within two hops
     assert len(runner.params_of("sentence/expand_frontier")) == 2
 
 
 def test_ablations_without_expansion_and_without_refinement() -> None:
-    no_expand = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder()).with_config(expand=False)
+    no_expand = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder()).with_config(expand=False,
+                                                                                      fusion=False)
     assert [e.id for e in no_expand.retrieve("q?").evidence] == ["A#s0"]
     no_refine = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder()).with_config(refine=False, expand=False)
     result = no_refine.retrieve("q?")
@@ -126,6 +130,60 @@ def test_refinement_keeps_an_anchor_for_each_side_of_a_comparison() -> None:
     # the margin rule alone keeps the two Arthur's Magazine sentences; the passage title of W#s1
     # names the other side, so it is kept too (X#s0 scores higher but names neither)
     assert result.kept == ["M#s0", "M#s1", "W#s1"]
-    assert [e.id for e in result.evidence] == ["M#s0", "M#s1", "W#s1"]  # by path score
+    assert [e.id for e in result.evidence] == ["M#s0", "M#s1", "X#s0", "W#s1"]  # by score
     off = SentenceReasoner(RecordingRunner(reads), FakeEmbedder()).with_config(cover_facets=False)
     assert off.retrieve(question).kept == ["M#s0", "M#s1"]
+
+
+def test_fusion_keeps_the_best_anchors_that_expansion_would_displace() -> None:
+    """Evidence budget 2: the path order alone (the old rule) gives the anchor and the bridge
+    sentence it reached; with fusion an anchor slot holds the second-best anchor (C#s2, which
+    refinement dropped: 0.3 below the best); with one slot the rest compete by score."""
+    def run(**changes: Any) -> list[str]:
+        reasoner = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder()).with_config(
+            **{"max_evidence": 2, **changes})
+        return [e.id for e in reasoner.retrieve("Where was the director of Film A born?").evidence]
+
+    assert run(fusion=False) == ["A#s0", "B#s0"]
+    assert run(anchor_slots=2) == ["A#s0", "C#s2"]
+    assert run(anchor_slots=1) == ["A#s0", "B#s0"]  # B#s0 0.525 beats C#s2 0.5 for the free slot
+    assert run(anchor_slots=1, max_evidence=3) == ["A#s0", "B#s0"]  # nothing else was reached
+    # the anchor_pool variant lets the anchors refinement dropped compete for the free slots
+    assert run(anchor_slots=1, max_evidence=3, anchor_pool=True) == ["A#s0", "B#s0", "C#s2"]
+    assert run(anchor_slots=0, max_evidence=1) == ["A#s0"]  # kept anchors hold their slots
+    with pytest.raises(RetrievalError):
+        SentenceRetrievalConfig(anchor_slots=-1)
+
+
+def test_fusion_keeps_every_kept_anchor_before_low_score_expansions() -> None:
+    """A comparison side kept by facet coverage (low similarity) stays in the evidence even when
+    expansions from the best anchor score higher and the budget is small."""
+    anchors = [
+        {"id": "M#s0", "passage_id": "M", "position": 0, "role": "core",
+         "text": "Arthur's Magazine was an American literary periodical.", "score": 0.9},
+        {"id": "W#s1", "passage_id": "W", "position": 1, "role": "supplementary",
+         "text": "It was first published in 1989.", "score": 0.3},
+    ]
+    hops = {"M#s0": [{"source": "M#s0", "id": f"M#s{i}", "kind": "core", "passage_id": "M",
+                      "position": i, "text": f"Fact {i}.", "edge": "NN_RELATION",
+                      "relation": "sequence", "method": "heuristic", "similarity": 0.5}
+                     for i in (1, 2)]}
+
+    def reads(key: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        if key == "sentence/find_anchor_sentences":
+            return anchors[: params["k"]]
+        if key == "sentence/expand_frontier":
+            return [r for f in params["frontier"] for r in hops.get(f, []) if r["id"] not in params["visited"]]
+        if key == "sentence/get_passage_titles":
+            titles = {"M": "Arthur's Magazine", "W": "First for Women"}
+            return [{"id": i, "title": titles[i]} for i in params["ids"]]
+        return []
+
+    question = "Which magazine was started first, Arthur's Magazine or First for Women?"
+    reasoner = SentenceReasoner(RecordingRunner(reads), FakeEmbedder()).with_config(
+        max_evidence=2, anchor_slots=1)
+    result = reasoner.retrieve(question)
+    assert result.kept == ["M#s0", "W#s1"]
+    assert [e.id for e in result.evidence] == ["M#s0", "W#s1"]  # not M#s1 (path score 0.7)
+    old = reasoner.with_config(fusion=False).retrieve(question)
+    assert [e.id for e in old.evidence] == ["M#s0", "M#s1"]
