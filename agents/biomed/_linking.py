@@ -29,6 +29,7 @@ from hopgraph.db import QueryRunner
 
 DEFAULT_MIN_RATIO = 90.0
 DEFAULT_MAX_NGRAM = 4
+LONG_NGRAM = 8  # longer names (5 to 8 tokens) are searched as exact phrases
 DEFAULT_CANDIDATES_PER_MENTION = 5
 DEFAULT_MAX_ENTITIES = 12
 DEFAULT_OPTION_MIN_RATIO = 90.0  # 85 let "Arthritis" link "arteritis" (89)
@@ -59,7 +60,8 @@ class LinkedEntity:
 
 def mentions_of(text: str, *, max_ngram: int = DEFAULT_MAX_NGRAM,
                 extra: Sequence[str] = ()) -> list[str]:
-    """Candidate mention strings: content n-grams of ``text`` plus ``extra`` (abbreviation long forms)."""
+    """Candidate mention strings: content n-grams of ``text`` plus ``extra`` (abbreviation long
+    forms). Longer names are found by :func:`long_mentions`."""
     tokens = _TOKEN.findall(text)
     out: dict[str, None] = {}
     for n in range(1, max_ngram + 1):
@@ -88,6 +90,22 @@ def mentions_of(text: str, *, max_ngram: int = DEFAULT_MAX_NGRAM,
     return list(out)
 
 
+def long_mentions(text: str, *, shortest: int = DEFAULT_MAX_NGRAM + 1,
+                  longest: int = LONG_NGRAM) -> list[str]:
+    """Content n-grams of ``shortest`` to ``longest`` tokens: disease names run that long
+    ("malignant epithelial tumor of ovary", "primary cutaneous CD4+ small/medium-sized
+    pleomorphic T-cell lymphoma"). They are searched as exact phrases only."""
+    tokens = _TOKEN.findall(text)
+    out: dict[str, None] = {}
+    for n in range(shortest, longest + 1):
+        for i in range(len(tokens) - n + 1):
+            gram = tokens[i:i + n]
+            if gram[0].lower() in STOP_WORDS or gram[-1].lower() in STOP_WORDS:
+                continue
+            out.setdefault(" ".join(gram), None)
+    return list(out)
+
+
 def option_form(text: str) -> str:
     """An option's text as compared with entity names: zero-width characters and parenthesised
     parts dropped, possessive 's removed, folded to lower case with single spaces."""
@@ -96,10 +114,13 @@ def option_form(text: str) -> str:
     return " ".join(text.strip(" .;,").casefold().split())
 
 
-def lucene_phrase(mention: str) -> str:
-    """A Lucene query for ``mention``: the exact phrase, or all its terms with one edit allowed
-    for terms of five or more characters (so "ulcer diseases" still finds "ulcer disease")."""
+def lucene_phrase(mention: str, *, fuzzy: bool = True) -> str:
+    """A Lucene query for ``mention``: the exact phrase, or (``fuzzy``) all its terms with one
+    edit allowed for terms of five or more characters (so "ulcer diseases" still finds "ulcer
+    disease")."""
     phrase = '"' + _LUCENE_PHRASE_ESCAPE.sub(r"\\\1", mention) + '"'
+    if not fuzzy:
+        return phrase
     terms = [_LUCENE_TERM_ESCAPE.sub(r"\\\1", t.lower()) + ("~1" if len(t) >= 5 else "")
              for t in _TOKEN.findall(mention)]
     if not terms:
@@ -141,11 +162,11 @@ class EntityLinker:
         mentions = mentions_of(text, extra=self._abbreviation_long_forms(text))
         if not mentions:
             return []
-        rows = self._runner.read(
-            "biomed/search_entities",
-            mentions=[{"mention": m, "lucene": lucene_phrase(m)} for m in mentions],
-            limit=self._per_mention,
-        )
+        queries = [{"mention": m, "lucene": lucene_phrase(m)} for m in mentions]
+        queries += [{"mention": m, "lucene": lucene_phrase(m, fuzzy=False)}
+                    for m in long_mentions(text) if m not in mentions]
+        rows = self._runner.read("biomed/search_entities", mentions=queries,
+                                 limit=self._per_mention)
         best: dict[str, LinkedEntity] = {}
         for r in rows:
             mention = str(r["mention"]).casefold()
@@ -175,8 +196,14 @@ class EntityLinker:
         form = option_form(text)
         if not form:
             return []
-        rows = self._runner.read("biomed/search_entities",
-                                 mentions=[{"mention": form, "lucene": lucene_phrase(form)}],
+        # The index keeps a possessive inside its word ("kaposi's"), which the form drops: the
+        # option is searched as written (parentheses aside) as well.
+        written = " ".join(_PARENTHESES.sub("", _ZERO_WIDTH.sub("", text) + " ")
+                           .replace("\u2019", "'").split()).strip(" .;,")
+        searches = [{"mention": form, "lucene": lucene_phrase(form)}]
+        if written and written.casefold() != form:
+            searches.append({"mention": written, "lucene": lucene_phrase(written)})
+        rows = self._runner.read("biomed/search_entities", mentions=searches,
                                  limit=self._per_mention)
         found: dict[str, LinkedEntity] = {}
         for r in rows:

@@ -9,7 +9,13 @@ from typing import Any
 
 from hopgraph.agents.biomed import EntityLinker, LinkedEntity, Regram
 from hopgraph.agents.biomed._eval import compare, load_questions
-from hopgraph.agents.biomed._linking import _CHEMICAL_WORD, mentions_of, option_form
+from hopgraph.agents.biomed._linking import (
+    _CHEMICAL_WORD,
+    long_mentions,
+    lucene_phrase,
+    mentions_of,
+    option_form,
+)
 from hopgraph.agents.biomed._options import (
     OFF_CUE_FACTOR,
     asks_for_exception,
@@ -244,3 +250,30 @@ def test_systematic_chemical_names_are_whole_mentions() -> None:
     # vignette numbers are not chemical names: no whole-word mention beyond the n-grams
     vignette = "A 45-year-old man (BP 150/88, 1,000 mg) takes aspirin"
     assert not [w for w in vignette.split() if _CHEMICAL_WORD.search(w)]
+
+
+def test_names_of_five_to_eight_tokens_are_exact_phrase_mentions() -> None:
+    q = "A patient is diagnosed with malignant epithelial tumor of ovary. Which drug is approved?"
+    assert "malignant epithelial tumor of ovary" in long_mentions(q)
+    assert "malignant epithelial tumor of ovary" not in mentions_of(q)  # five tokens
+    assert not any(m.split()[0].lower() in {"a", "with", "of"} for m in long_mentions(q))
+    assert lucene_phrase("tumor of ovary", fuzzy=False) == '"tumor of ovary"'
+    runner = FakeRunner({"biomed/search_entities": lambda p: [
+        {"mention": m["mention"], "id": "d:1", "name": "malignant epithelial tumor of ovary",
+         "node_type": "Disease", "aliases": [], "score": 1.0, "degree": 4}
+        for m in p["mentions"] if m["mention"] == "malignant epithelial tumor of ovary"]})
+    linked = EntityLinker(runner).link(q)
+    assert [e.id for e in linked] == ["d:1"]
+    queries = {m["mention"]: m["lucene"] for m in runner.calls[0][1]["mentions"]}
+    assert queries["malignant epithelial tumor of ovary"] == '"malignant epithelial tumor of ovary"'
+
+
+def test_an_option_with_a_possessive_is_searched_as_written_too() -> None:
+    runner = FakeRunner({"biomed/search_entities": lambda p: [
+        {"mention": m["mention"], "id": "d:ks", "name": "Kaposi's sarcoma (disease)",
+         "node_type": "Disease", "aliases": [], "score": 1.0, "degree": 7}
+        for m in p["mentions"] if "'" in m["mention"]]})  # the index keeps "kaposi's" whole
+    linked = EntityLinker(runner).link_option("Kaposi\u2019s sarcoma (disease)")
+    assert [e.id for e in linked] == ["d:ks"] and linked[0].ratio == 100.0
+    assert [m["mention"] for m in runner.calls[0][1]["mentions"]] == ["kaposi sarcoma",
+                                                                      "Kaposi's sarcoma"]
