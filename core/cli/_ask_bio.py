@@ -8,6 +8,7 @@ installed, a spaCy pipeline with its abbreviation detector for linking.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -124,21 +125,32 @@ def ask_bio(ctx: click.Context, question: str, options: tuple[str, ...], k: int,
 @click.option("--per-dataset", type=click.IntRange(1, 100_000), default=None,
               help="Questions sampled per set (directory: 34 per set; file: all).")
 @click.option("--seed", type=int, default=13, show_default=True)
+@click.option("--match", default=None, metavar="REGEX",
+              help="Only questions whose text matches this regular expression (case-insensitive), "
+                   "selected before sampling, e.g. 'diagnos'.")
 @click.option("--config", "config_names", multiple=True, type=click.Choice(sorted(ABLATIONS)),
               help="Configurations to run (default: all ablations and the baseline).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the full JSON report here.")
 @click.pass_context
 def bio(ctx: click.Context, data_dir: Path, per_dataset: int | None, seed: int,
-        config_names: tuple[str, ...], out: Path | None) -> None:
+        match: str | None, config_names: tuple[str, ...], out: Path | None) -> None:
     """Evaluate ReGraM, its ablations and the unweighted vector baseline on medical MCQs."""
-    questions = load_mcq(data_dir, per_dataset=per_dataset, seed=seed)
+    if match is not None:
+        try:
+            re.compile(match)
+        except re.error as e:
+            raise click.BadParameter(f"not a regular expression ({e})", param_hint="--match") from e
+    questions = load_mcq(data_dir, per_dataset=per_dataset, seed=seed, match=match)
+    if not questions:
+        raise click.UsageError(f"no question of {data_dir} matches --match {match!r}")
     configs = {n: ABLATIONS[n] for n in (config_names or ABLATIONS)}
     with open_regram(settings_of(ctx), RegramConfig(), memo=True) as regram, tqdm(
             total=len(questions), unit=" q", desc="eval bio") as bar:
         report = evaluate(regram, questions, configs=configs, progress=bar.update)
         llm_model = regram.llm_model
-    report["sampling"] = {"per_dataset": per_dataset, "seed": seed, "questions": len(questions),
+    report["sampling"] = {"per_dataset": per_dataset, "seed": seed, "match": match,
+                          "questions": len(questions),
                           "llm": llm_model}
     if out is not None:
         out.write_text(json.dumps(report, indent=2))

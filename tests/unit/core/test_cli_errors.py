@@ -44,3 +44,17 @@ def test_bad_setting_is_one_line(tmp_path: Path) -> None:
                                                          "HOPGRAPH_HOME": str(tmp_path)})
     assert result.exit_code == 1
     assert "HOPGRAPH_BATCH_SIZE must be a number" in result.output
+
+
+def test_eval_bio_match_is_checked_before_any_server(tmp_path: Path) -> None:
+    mcq = tmp_path / "ddx.jsonl"
+    mcq.write_text('{"question": "Which gene is linked to gout?", "options": {"A": "X", "B": "Y"}, '
+                   '"answer": "A"}\n', encoding="utf-8")
+    env = {"NEO4J_URI": f"bolt://127.0.0.1:{free_port()}", "NEO4J_PASSWORD": "x",
+           "HOPGRAPH_HOME": str(tmp_path)}
+    bad = CliRunner().invoke(cli, ["eval", "bio", "--data", str(mcq), "--match", "("], env=env)
+    assert bad.exit_code == 2 and "--match" in bad.output and "regular expression" in bad.output
+    none = CliRunner().invoke(cli, ["eval", "bio", "--data", str(mcq), "--match", "diagnos"],
+                              env=env)
+    assert none.exit_code == 2 and "no question of" in none.output
+    assert "Traceback" not in bad.output + none.output
