@@ -228,9 +228,13 @@ class SentenceReasoner:
         sentences = [p for p in paths.values() if p.kind != "topic" and p.passage_id is not None]
         sentences.sort(key=lambda p: (-p.score, p.nodes[-1]))
         # an LLM read the anchors and chose among them: its choice stands; the deterministic
-        # refinement only guesses, so the best anchors keep their slots (fusion)
-        chosen = (self._fuse(anchors, result.kept, sentences)
-                  if cfg.fusion and result.refinement != "llm" else sentences[: cfg.max_evidence])
+        # refinement only guesses, so the best anchors keep their slots (fusion). Without
+        # refinement every anchor is "kept": then only the anchor slots are held.
+        if cfg.fusion and result.refinement != "llm":
+            chosen = self._fuse(anchors, result.kept if result.refinement == "heuristic" else [],
+                                sentences)
+        else:
+            chosen = sentences[: cfg.max_evidence]
         result.evidence = [
             EvidenceSentence(p.nodes[-1], p.passage_id or "", int(p.position or 0), p.text, p.score,
                              p.nodes, p.relations)

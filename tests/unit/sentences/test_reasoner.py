@@ -69,6 +69,11 @@ def test_ablations_without_expansion_and_without_refinement() -> None:
     no_refine = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder()).with_config(refine=False, expand=False)
     result = no_refine.retrieve("q?")
     assert result.refinement == "off" and [e.id for e in result.evidence] == ["A#s0", "C#s2"]
+    # without refinement every anchor counts as kept: fusion then holds only the anchor slots,
+    # and the sentences the paths reach compete for the rest
+    off = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder()).with_config(
+        refine=False, anchor_slots=1, max_evidence=2)
+    assert [e.id for e in off.retrieve("Where was the director of Film A born?").evidence] == ["A#s0", "B#s0"]
 
 
 def test_llm_refinement_sufficient_skips_expansion_and_answers() -> None:
