@@ -518,17 +518,23 @@ class Regram:
     def _label(self, hops: Sequence[HopResult], choice: str | None, opts: Mapping[str, str],
                answer: str, join: JoinPlan | None, joined: Sequence[JoinedEntity],
                evidence: Mapping[str, OptionEvidence]) -> str:
-        """Hallucination label: grounded / unsupported / llm-guess / no-answer.
+        """Hallucination label: grounded / indirect / unsupported / llm-guess / no-answer.
 
-        ``grounded`` needs a chain of graph triplets behind the answer: for an MCQ, weighted paths
-        from the chosen option to the question's entities; otherwise an entity that satisfies
-        every hop's constraint, named by the answer when an LLM wrote it.
+        ``grounded`` needs a chain of graph triplets behind the answer: for an MCQ, a fact (one
+        edge) joining the chosen option to a question entity; otherwise an entity that satisfies
+        every hop's constraint, named by the answer when an LLM wrote it. An option reached only
+        by paths of two or three edges is ``indirect``: it is connected to the question, which is
+        weaker than a fact about it (on 253 MIRAGE / AfrimedQA diagnosis questions such answers
+        were right about as often as chance). With ``option_direct_first`` off, any path grounds.
         """
         if opts:
             if choice is None:
                 return "no-answer"
-            if evidence.get(choice, OptionEvidence(0.0)).paths:
-                return "grounded"
+            chosen = evidence.get(choice, OptionEvidence(0.0))
+            if chosen.paths:
+                if chosen.direct is None or chosen.direct > 0:
+                    return "grounded"
+                return "indirect"
             return "llm-guess" if all(h.mode is Mode.LLM_GUESS for h in hops) else "unsupported"
         if all(h.mode is Mode.LLM_GUESS for h in hops) and not joined:
             return "llm-guess" if self._llm is not None else "no-answer"

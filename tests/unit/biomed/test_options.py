@@ -277,3 +277,19 @@ def test_an_option_with_a_possessive_is_searched_as_written_too() -> None:
     assert [e.id for e in linked] == ["d:ks"] and linked[0].ratio == 100.0
     assert [m["mention"] for m in runner.calls[0][1]["mentions"]] == ["kaposi sarcoma",
                                                                       "Kaposi's sarcoma"]
+
+
+def test_an_option_reached_only_by_longer_paths_is_labelled_indirect_not_grounded() -> None:
+    def two_edges(p: dict[str, Any]) -> list[dict[str, Any]]:
+        hop = {"head_id": "m", "head": "Middle", "head_type": "", "relation": "TARGET",
+               "tail_id": "g:t", "tail": "TARGETGENE", "tail_type": "", "weight": 1.0}
+        return [{"letter": o["letter"], "option_id": o["id"], "stem_id": "g:t", "score": 0.3,
+                 "path": [{**hop, "head_id": o["id"], "tail_id": "m"}, hop]}
+                for o in p["options"] if o["id"] == "d:b"]
+    runner = FakeRunner({"biomed/search_entities": _search, "biomed/score_option_paths": two_edges})
+    ans = Regram(runner, BagEmbedder(), EntityLinker(runner)).ask(
+        "Which drug binds TARGETGENE?", {"A": "Drugone", "B": "Drugtwo"})
+    assert ans.choice == "B" and ans.label == "indirect"
+    assert ans.option_evidence["B"].direct == 0.0 and ans.option_evidence["B"].score > 0
+    direct, _ = _regram({("d:b", "g:t"): 1.0})
+    assert direct.ask("Which drug binds TARGETGENE?", {"A": "Drugone", "B": "Drugtwo"}).label == "grounded"
