@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
 import neo4j
-from neo4j import GraphDatabase, Query, RoutingControl
+from neo4j import GraphDatabase
 from neo4j.exceptions import (
     AuthError,
     ClientError,
@@ -139,11 +139,6 @@ class Neo4jRunner:
         self.timeout_s = timeout_s
         self.registry = registry or load_registry()
 
-    def _query(self, key: str, params: Mapping[str, Any],
-               modes: tuple[Mode, ...] = WRITE_MODES) -> Query:
-        text = self.registry.check_params(key, params, modes).text
-        return Query(text, metadata={"query": key}, timeout=self.timeout_s)
-
     def read(self, key: str, **params: Any) -> list[Record]:
         """Run a registered read query; return its rows as dicts.
 
@@ -152,11 +147,20 @@ class Neo4jRunner:
                 (names and types), before anything reaches the server.
             DatabaseError: the server refused or failed the query.
         """
-        query = self._query(key, params, READ_MODES)
-        with translate_errors(key):
-            records, _, _ = self.driver.execute_query(
-                query, params, database_=self.database, routing_=RoutingControl.READ
-            )
+        text = self.registry.check_params(key, params, READ_MODES).text
+        values = dict(params)
+
+        @neo4j.unit_of_work(timeout=self.timeout_s, metadata={"query": key})
+        def work(tx: neo4j.ManagedTransaction) -> list[neo4j.Record]:
+            return list(tx.run(text, values))
+
+        # one managed read transaction, as write: its retries stop within CONNECTION_RETRY_S when
+        # the server is gone (execute_query would wait the driver's 30 s)
+        with translate_errors(key), self.driver.session(
+            database=self.database, default_access_mode=neo4j.READ_ACCESS,
+            max_transaction_retry_time=0.0,
+        ) as session:
+            records = with_retries(lambda: session.execute_read(work))
         return _rows(self.registry[key], records)
 
     def write(self, key: str, **params: Any) -> list[Record]:

@@ -17,7 +17,7 @@ from hopgraph.settings import default_home
 pytestmark = pytest.mark.integration
 
 
-def test_writes_fail_within_seconds_after_the_server_is_killed(tmp_path: Path) -> None:
+def test_writes_and_reads_fail_within_seconds_after_the_server_is_killed(tmp_path: Path) -> None:
     home = Path(os.environ.get("HOPGRAPH_HOME") or default_home())
     if not (_runtime.neo4j_home(home / "cache") / ".complete").exists():
         pytest.skip("the local runtime is not assembled in the hopgraph cache")
@@ -31,7 +31,8 @@ def test_writes_fail_within_seconds_after_the_server_is_killed(tmp_path: Path) -
         os.kill(pid, signal.SIGKILL)  # the server this test started
         for attempt in (lambda: runner.write_transaction(
                             [("legal/mark_load_started", {"documents": 2})]),
-                        lambda: runner.write("legal/mark_load_started", documents=2)):
+                        lambda: runner.write("legal/mark_load_started", documents=2),
+                        lambda: runner.read("admin/count_nodes")):
             started = time.monotonic()
             with pytest.raises(DatabaseUnavailable):
                 attempt()

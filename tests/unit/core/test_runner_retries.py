@@ -133,3 +133,15 @@ def test_a_single_write_also_stops_within_the_connection_window(
     with pytest.raises(DatabaseUnavailable):
         _runner(driver).write(KEY, documents=1)
     assert time.monotonic() - started < 1.0 and driver.attempts >= 2
+
+
+def test_a_read_also_stops_within_the_connection_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 18's leftover: reads went through execute_query and its 30 s window
+    monkeypatch.setattr(runner_module, "CONNECTION_RETRY_S", 0.3)
+    driver = _Driver(_gone())
+    started = time.monotonic()
+    with pytest.raises(DatabaseUnavailable):
+        _runner(driver).read("admin/count_nodes")
+    assert time.monotonic() - started < 1.0 and driver.attempts >= 2
+    assert driver.session_config["max_transaction_retry_time"] == 0.0
+    assert driver.session_config["default_access_mode"] == "READ"
