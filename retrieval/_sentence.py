@@ -55,6 +55,17 @@ class PassageHit:
     sentence_ids: tuple[str, ...]
 
 
+ANN_CANDIDATES = 100  # nearest neighbours the vector index searches for any k up to this
+
+
+def ann_candidates(k: int) -> int:
+    """How many neighbours to ask the approximate vector index for, to keep the best ``k``: the
+    index's search is about as wide as the request, and asked for 10 sentences it missed true
+    top-10 neighbours that a request for 20 found (HotpotQA, 100 questions: supporting-fact
+    recall@10 0.646 against 0.663 for the best 10 of 20)."""
+    return max(k, ANN_CANDIDATES)
+
+
 def _check_k(k: int) -> None:
     if k < 1:
         raise RetrievalError(f"k must be at least 1, got {k}")
@@ -67,7 +78,8 @@ def find_anchor_sentences(runner: QueryRunner, embedding: Sequence[float], k: in
         RetrievalError: ``k`` < 1.
     """
     _check_k(k)
-    rows = runner.read("sentence/find_anchor_sentences", embedding=list(embedding), k=k)
+    rows = runner.read("sentence/find_anchor_sentences", embedding=list(embedding), k=k,
+                       candidates=ann_candidates(k))
     return [SentenceHit(r["id"], r["passage_id"], int(r["position"]), r["role"] or "", r["text"],
                         float(r["score"])) for r in rows]
 
@@ -98,7 +110,8 @@ def find_passages(runner: QueryRunner, embedding: Sequence[float], k: int) -> li
         RetrievalError: ``k`` < 1.
     """
     _check_k(k)
-    rows = runner.read("sentence/find_passages", embedding=list(embedding), k=k)
+    rows = runner.read("sentence/find_passages", embedding=list(embedding), k=k,
+                       candidates=ann_candidates(k))
     return [PassageHit(r["id"], r["title"] or "", r["text"] or "", float(r["score"]),
                        tuple(r["sentence_ids"])) for r in rows]
 
