@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -134,3 +135,29 @@ def test_option_paths_score_two_edge_paths_and_abstain_without_evidence(sample: 
     far = ans.option_evidence["B"].paths
     assert ans.choice == "B" and far and all(len(p.triplets) == 3 for p in far)
     assert all(p.score < 1.5 ** 3 * 0.25 for p in far) and ans.option_evidence["A"].score == 0
+
+
+def test_a_differential_diagnosis_counts_the_facts_each_option_has(runner: Neo4jRunner,
+                                                                   tmp_path: Path) -> None:
+    # A graph with phenotype edges (the full PrimeKG has them; the shared subset does not): the
+    # disease presenting with all three findings beats those presenting with one or two, a hub
+    # with many other findings does not win by its size, and a question whose findings no option
+    # presents with gives no letter.
+    rows = [("lupus nephritis", "fever"), ("lupus nephritis", "malar rash"),
+            ("lupus nephritis", "proteinuria"), ("dermatomyositis", "malar rash"),
+            ("dermatomyositis", "fever"), ("minimal change disease", "proteinuria")]
+    rows += [("sepsis", f"finding {i}") for i in range(40)] + [("sepsis", "fever")]
+    tsv = tmp_path / "ddx.tsv"
+    tsv.write_text("".join(f"{d}\tDISEASE_PHENOTYPE_POSITIVE\t{p}\n" for d, p in rows)
+                   + "GENEX\tASSOCIATED_WITH\tsepsis\n", encoding="utf-8")
+    load_primekg(runner, tsv)
+    regram = Regram(runner, BagEmbedder(), EntityLinker(runner))
+    options = {"A": "sepsis", "B": "dermatomyositis", "C": "lupus nephritis",
+               "D": "minimal change disease"}
+    ans = regram.ask("A woman presents with fever, malar rash and proteinuria. "
+                     "What is the most likely diagnosis?", options)
+    assert ans.choice == "C" and ans.label == "grounded"
+    assert ans.option_evidence["C"].direct > ans.option_evidence["B"].direct > \
+        ans.option_evidence["A"].direct > 0
+    none = regram.ask("A man presents with hiccups. What is the most likely diagnosis?", options)
+    assert none.choice is None and none.label == "no-answer"
