@@ -233,6 +233,7 @@ class BioAnswer:
                               "score": round(j.score, 4), "chain": [t.text() for t in j.chain]}
                              for j in self.joined]},
             "option_evidence": {k: {"score": round(v.score, 4), "similarity": round(v.similarity, 4),
+                                    "direct": None if v.direct is None else round(v.direct, 4),
                                     "paths": [p.text() for p in v.paths]}
                                 for k, v in self.option_evidence.items()},
             "evidence_map": self.evidence_map(),

@@ -74,7 +74,8 @@ def _print_answer(ans: BioAnswer) -> None:
         if not ans.joined:
             click.echo("  no entity satisfies every hop")
     for letter, ev in ans.option_evidence.items():
-        click.echo(f"option {letter}: evidence {ev.score:.3f}"
+        facts = "" if ev.direct is None else f"direct facts {ev.direct:.2f}, "
+        click.echo(f"option {letter}: {facts}evidence {ev.score:.3f}"
                    + (f" ({ev.paths[0].text()})" if ev.paths else ""))
     click.echo(f"answer ({ans.answer_source}; label {ans.label}): {ans.answer}")
 

@@ -82,6 +82,13 @@ def test_pipeline_and_cli_without_llm(sample: Neo4jRunner, neo4j_server: Server,
     assert result.exit_code == 0, result.output
     data = json.loads(result.output[result.output.index("{"):])
     assert data["choice"] == "A" and data["llm"] is None and data["hops"][0]["region"]
+    assert data["option_evidence"]["A"]["direct"] > 0 and data["option_evidence"]["B"]["direct"] == 0
+    plain = CliRunner().invoke(cli, [
+        "--uri", neo4j_server.uri, "ask-bio", "Which drug targets ABL1?",
+        "--option", "A=Imatinib", "--option", "B=Metformin"],
+        env={"NEO4J_PASSWORD": neo4j_server.password, "HOPGRAPH_LLM_BASE_URL": ""})
+    assert plain.exit_code == 0, plain.output
+    assert "option A: direct facts" in plain.output and "label grounded" in plain.output
     bad = CliRunner().invoke(cli, ["--uri", neo4j_server.uri, "ask-bio", "q", "--option", "oops"],
                              env={"NEO4J_PASSWORD": neo4j_server.password})
     assert bad.exit_code != 0 and "LETTER=TEXT" in bad.output
