@@ -3,12 +3,15 @@
 Tools: ``legal_retrieve``, ``legal_trace``, ``legal_consolidate``, ``biomed_region``,
 ``sentences_retrieve`` and ``graph_status``. None writes to the graph (each carries the
 ``readOnlyHint`` annotation), none calls an LLM: the client's own model reasons over the
-evidence, which comes with ids, citations, validity and provenance. Needs the ``mcp`` package
+evidence, which comes with ids, citations, validity and provenance; every evidence tool also
+returns its items in the shared shape of :class:`hopgraph.results.Evidence` (``evidence``; for
+``sentences_retrieve``, whose own ``evidence`` field predates it, ``evidence_items``). Needs the ``mcp`` package
 (``pip install 'hopgraph[mcp]'``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hopgraph.errors import ConfigError
@@ -16,6 +19,7 @@ from hopgraph.questions import validate_question
 
 if TYPE_CHECKING:
     from hopgraph._front import Hopgraph
+    from hopgraph.results import Evidence
 
 MCP_TRANSPORTS = ("stdio", "streamable-http")
 SERVER_NAME = "hopgraph"
@@ -52,7 +56,8 @@ def build_mcp_server(hg: Hopgraph) -> Any:
         each with its citation and validity note."""
         if not 1 <= k <= 50:
             raise ValueError(f"k must be between 1 and 50, got {k}")
-        return hg.legal.retrieve(validate_question(question), as_of=as_of, k=k).to_dict()
+        context = hg.legal.retrieve(validate_question(question), as_of=as_of, k=k)
+        return {**context.to_dict(), "evidence": _evidence(context.to_evidence())}
 
     @server.tool(annotations=read_only)
     def legal_trace(unit_ids: list[str], as_of: str | None = None) -> dict[str, Any]:
@@ -60,7 +65,8 @@ def build_mcp_server(hg: Hopgraph) -> Any:
         wording in force, what amended or repealed them, references and provenance."""
         if not unit_ids or len(unit_ids) > 50:
             raise ValueError("give between 1 and 50 unit ids")
-        return hg.legal.trace(unit_ids, as_of=as_of).to_dict()
+        context = hg.legal.trace(unit_ids, as_of=as_of)
+        return {**context.to_dict(), "evidence": _evidence(context.to_evidence())}
 
     @server.tool(annotations=read_only)
     def legal_consolidate(doc_id: str, as_of: str | None = None) -> dict[str, Any]:
@@ -75,8 +81,11 @@ def build_mcp_server(hg: Hopgraph) -> Any:
         """The biomedical region subgraph of an English question: the triplets (head, relation,
         tail) around the entities it names, weighted by the question's domain and chosen by
         weighted MMR."""
+        from hopgraph.agents.biomed import region_evidence
+
         region = hg.biomed.region(validate_question(question))
         return {"question": region.question, "candidates": region.candidates,
+                "evidence": _evidence(region_evidence(region)),
                 "triplets": [{"head": t.head, "relation": t.relation, "tail": t.tail,
                               "head_id": t.head_id, "tail_id": t.tail_id, "weight": t.weight,
                               "score": round(t.mmr, 4), "text": t.text()}
@@ -88,6 +97,7 @@ def build_mcp_server(hg: Hopgraph) -> Any:
         each with the path of rhetorical and bridge relations that reached it."""
         r = hg.sentences.retrieve(validate_question(question))
         return {"question": question, "sufficient": r.sufficient,
+                "evidence_items": _evidence(r.to_evidence()),
                 "evidence": [{"id": e.id, "text": e.text, "score": round(e.score, 4),
                               "path": list(e.path), "relations": list(e.relations)}
                              for e in r.evidence]}
@@ -98,6 +108,12 @@ def build_mcp_server(hg: Hopgraph) -> Any:
         return hg.status()
 
     return server
+
+
+def _evidence(items: Sequence[Evidence]) -> list[dict[str, Any]]:
+    """Evidence in the shared shape (:class:`hopgraph.results.Evidence`), beside each tool's own
+    fields, so a client reads every domain the same way."""
+    return [e.to_dict() for e in items]
 
 
 def run_mcp_server(hg: Hopgraph, transport: str = "stdio", *, host: str = "127.0.0.1",

@@ -72,4 +72,11 @@ def test_mcp_stdio_tools_answer_from_the_graph(runner: Neo4jRunner, schema_insta
     assert out["seed"] in {it["node_id"] for it in out["trace"]["items"]}
     assert "12/2016/NĐ-MAU" in json.dumps(out["consolidate"], ensure_ascii=False)
     assert any("ABL1" in (t["head"], t["tail"]) for t in out["region"]["triplets"])
+    # every evidence tool also answers in the shared Evidence shape (hopgraph.results.Evidence)
+    shape = {"domain", "id", "text", "role", "score", "citation", "validity", "validity_note",
+             "provenance"}
+    for tool, domain in (("retrieve", "legal"), ("trace", "legal"), ("region", "biomed")):
+        evidence = out[tool]["evidence"]
+        assert evidence and all(set(e) == shape and e["domain"] == domain for e in evidence), tool
+    assert {e["id"] for e in out["retrieve"]["evidence"]} >= {it["node_id"] for it in items}
     assert out["bad"].is_error  # a question with no word is refused, the session goes on
