@@ -21,7 +21,8 @@ add *indirect* evidence (paths of two or three edges). Options compare on their 
 first, undiscounted (a hub with the asked-for edge still has the fact), and only when those tie on
 the hub-discounted sum of all their evidence. So an option joined to both named entities beats one
 joined to one of them and merely near the other, and of two options with the same facts the more
-specific entity wins.
+specific entity wins. With ``option_direct_first`` off (the ``option_one_sum`` ablation), all of
+an option's evidence is one hub-discounted sum (:func:`option_score`).
 
 The letter with the highest score wins; no score above zero, or a tie at the top, abstains.
 Letters carry no information, so no letter is ever preferred. A question that asks for the
@@ -164,7 +165,7 @@ def choose_option(scores: Mapping[str, float | tuple[float, ...]]) -> tuple[str 
     """The letter with the highest score and the reason, or None and why it abstains.
 
     A score is a number or a tuple compared in order (:attr:`OptionStrength.key`: direct
-    evidence, then indirect). Abstains when there are no options, when no score is above zero
+    facts, then the hub-discounted total). Abstains when there are no options, when no score is above zero
     ("no evidence") and when the best scores tie (every component within a relative
     ``TIE_REL_TOL``, so float noise is a tie too).
     """
