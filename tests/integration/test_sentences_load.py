@@ -15,6 +15,7 @@ from hopgraph.loaders.sentences import (
     read_corpus,
     sample_corpus_path,
 )
+from hopgraph.retrieval import find_anchor_sentences
 
 from .conftest import TEST_DATABASE
 
@@ -78,8 +79,8 @@ def test_sample_graph_has_all_layers_and_a_bridge(runner: Neo4jRunner, embedder:
     assert bridged["Marylebone"]["method"] == "heuristic"
     # the vector index answers
     vec = embedder.embed_query("Who died in Marylebone in 1871?")
-    hits = runner.read("sentence/find_anchor_sentences", embedding=vec, k=3)
-    assert "sample-charles-babbage#s3" in [h["id"] for h in hits]
+    hits = find_anchor_sentences(runner, vec, 3)
+    assert "sample-charles-babbage#s3" in [h.id for h in hits]
 
 
 def test_loading_twice_changes_nothing_and_order_does_not_matter(
