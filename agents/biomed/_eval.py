@@ -168,10 +168,27 @@ def load_mcq(path: Path, *, per_dataset: int | None, seed: int = 13,
     return sample_questions(items, per_dataset, seed)
 
 
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _answer_letter(answer: Any, opts: Any) -> Any:
+    """The answer as an option letter: a letter in any case, or the exact text of one option."""
+    if not isinstance(opts, dict) or not isinstance(answer, str):
+        return answer
+    if answer in opts:
+        return answer
+    if answer.strip().upper() in opts:
+        return answer.strip().upper()
+    by_text = [k for k, v in opts.items() if isinstance(v, str) and v.strip() == answer.strip()]
+    return by_text[0] if len(by_text) == 1 else answer
+
+
 def load_mcq_file(path: Path, *, dataset: str | None = None) -> list[Question]:
     """Every item of an MCQ file: a JSON list, a JSON object keyed by id, or JSON lines, each item
     ``{question, options: {letter: text}, answer}`` (``id`` optional, the position otherwise;
-    ``dataset`` optional, the file name otherwise).
+    ``dataset`` optional, the file name otherwise). ``options`` may also be a list of texts,
+    lettered A, B, C ...; ``answer`` may be a letter in either case or the exact text of one
+    option.
 
     Malformed items are skipped and reported in the error only when none is usable.
 
@@ -210,13 +227,15 @@ def load_mcq_file(path: Path, *, dataset: str | None = None) -> list[Question]:
             problems.append(f"{key}: not an object")
             continue
         opts = item.get("options")
-        question, answer = item.get("question"), item.get("answer")
+        if isinstance(opts, list) and all(isinstance(o, str) for o in opts):
+            opts = dict(zip(_LETTERS, opts, strict=False))  # a list is lettered A, B, C ...
+        question, answer = item.get("question"), _answer_letter(item.get("answer"), opts)
         if not isinstance(question, str) or not question.strip():
             problems.append(f"{key}: no question")
         elif not isinstance(opts, dict) or not opts:
             problems.append(f"{key}: options is not a {{letter: text}} object")
         elif str(answer) not in opts:
-            problems.append(f"{key}: answer {answer!r} is not an option letter")
+            problems.append(f"{key}: answer {item.get('answer')!r} is not an option letter")
         else:
             own = item.get("dataset")  # a per-item set name (e.g. a level) splits the report
             out.append(Question(own if isinstance(own, str) and own.strip() else name,

@@ -122,7 +122,8 @@ def ask_bio(ctx: click.Context, question: str, options: tuple[str, ...], k: int,
 @click.option("--data", "data_dir", type=click.Path(exists=True, path_type=Path),
               default=Path("../shared/data/medqa"), show_default=True,
               help="A MIRAGE / AfrimedQA directory, or one MCQ file of {question, options: "
-                   "{A: ...}, answer} items (JSON list or object, or JSON lines).")
+                   "{A: ...}, answer} items (JSON list or object, or JSON lines; options may be "
+                   "a list, the answer a letter or the text of one option).")
 @click.option("--per-dataset", type=click.IntRange(1, 100_000), default=None,
               help="Questions sampled per set (directory: 34 per set; file: all).")
 @click.option("--seed", type=int, default=13, show_default=True)

@@ -82,6 +82,15 @@ def test_any_mcq_file_json_or_jsonl(tmp_path: Path) -> None:
     levels.write_text("\n".join(json.dumps({**i, "dataset": ds}) for i, ds in
                                 zip(items[:2], ["ddx_basic", ""], strict=True)) + "\n")
     assert [q.dataset for q in load_mcq_file(levels)] == ["ddx_basic", "levels"]
+    lists = tmp_path / "lists.json"  # options as a list; answer as text or lower-case letter
+    lists.write_text(json.dumps([
+        {"question": "Which gene does Imatinib target?", "options": ["EGFR", "ABL1", "BRAF"],
+         "answer": "ABL1"},
+        {"question": "Which drug treats gout?", "options": {"A": "Allopurinol", "B": "Insulin"},
+         "answer": "a"},
+        {"question": "Which?", "options": ["x", "x"], "answer": "x"}]))
+    got = load_mcq_file(lists)
+    assert [(q.options.get("B"), q.answer) for q in got] == [("ABL1", "B"), ("Insulin", "A")]
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"question": "q"}\nnot json\n')
     with pytest.raises(HopgraphError, match=r"bad\.jsonl line 2"):
