@@ -1,5 +1,6 @@
-"""A local OpenAI-compatible endpoint for integration tests: a handler class served on a free
-loopback port, and the JSON reply every such handler sends."""
+"""A local OpenAI-compatible endpoint for tests (integration tests, and the unit tests of the LLM
+client's robustness): a handler class served on a free loopback port, and the JSON reply every
+such handler sends."""
 
 from __future__ import annotations
 
