@@ -6,10 +6,13 @@ The chat model is ``tests/unit/chat_fakes.PromptChat``, shared with the other pi
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+import importlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
+import pytest
 
 Record = dict[str, Any]
 
@@ -67,3 +70,20 @@ class RecordingRunner:
 
     def params_of(self, key: str) -> list[dict[str, Any]]:
         return [p for k, p in self.calls if k == key]
+
+
+def patch_load_sentences(monkeypatch: pytest.MonkeyPatch, embedder: Callable[..., FakeEmbedder]) -> None:
+    """Fake models and runner in the module of ``hopgraph load sentences``: ``embedder`` builds
+    the embedder (in place of ``embedder_from_settings``), spaCy's tagger is :class:`FakeTagger`
+    and the runner a :class:`RecordingRunner`."""
+    from hopgraph.cli import load
+
+    module = importlib.import_module(load.lazy["sentences"][0].partition(":")[0])
+
+    @contextmanager
+    def open_runner(settings: object, **kwargs: Any) -> Iterator[tuple[RecordingRunner, None]]:
+        yield RecordingRunner(), None
+
+    monkeypatch.setattr(module, "embedder_from_settings", embedder)
+    monkeypatch.setattr(module.SpacyTagger, "load", classmethod(lambda cls: FakeTagger()))
+    monkeypatch.setattr(module, "open_runner", open_runner)

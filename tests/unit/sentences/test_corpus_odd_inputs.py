@@ -3,19 +3,16 @@ tests/benchmarks/reliability.py): a bad line is skipped alone, a bad file is one
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
-from hopgraph.cli import cli, load
+from hopgraph.cli import cli
 from hopgraph.errors import IngestError
 from hopgraph.loaders.sentences._inputs import read_corpus
-from tests.unit.sentences.fakes import FakeEmbedder, FakeTagger, RecordingRunner
+from tests.unit.sentences.fakes import FakeEmbedder, patch_load_sentences
 
 
 def test_a_line_that_is_not_utf8_is_skipped_alone(tmp_path: Path) -> None:
@@ -54,20 +51,13 @@ def test_a_file_without_records_is_one_skipped_line(tmp_path: Path, content: byt
 
 def _patched_load_sentences(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Fake models and runner in the command's module; returns the list of models built."""
-    module = importlib.import_module(load.lazy["sentences"][0].partition(":")[0])
     built: list[str] = []
 
     def embedder(*args: Any, **kwargs: Any) -> FakeEmbedder:
         built.append("embedder")
         return FakeEmbedder()
 
-    @contextmanager
-    def open_runner(settings: object, **kwargs: Any) -> Iterator[tuple[RecordingRunner, None]]:
-        yield RecordingRunner(), None
-
-    monkeypatch.setattr(module, "embedder_from_settings", embedder)
-    monkeypatch.setattr(module.SpacyTagger, "load", classmethod(lambda cls: FakeTagger()))
-    monkeypatch.setattr(module, "open_runner", open_runner)
+    patch_load_sentences(monkeypatch, embedder)
     return built
 
 
