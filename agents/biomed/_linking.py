@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,18 +62,7 @@ def mentions_of(text: str, *, max_ngram: int = DEFAULT_MAX_NGRAM,
                 extra: Sequence[str] = ()) -> list[str]:
     """Candidate mention strings: content n-grams of ``text`` plus ``extra`` (abbreviation long
     forms). Longer names are found by :func:`long_mentions`."""
-    tokens = _TOKEN.findall(text)
-    out: dict[str, None] = {}
-    for n in range(1, max_ngram + 1):
-        for i in range(len(tokens) - n + 1):
-            gram = tokens[i:i + n]
-            first, last = gram[0].lower(), gram[-1].lower()
-            if first in STOP_WORDS or last in STOP_WORDS:
-                continue
-            phrase = " ".join(gram)
-            if len(phrase) < 3 or phrase.isdigit():
-                continue
-            out.setdefault(phrase, None)
+    out = dict.fromkeys(_content_ngrams(text, 1, max_ngram))
     # A systematic chemical name ("(2R)-1-(2,6-dimethylphenoxy)propan-2-amine") is split by the
     # token pattern into pieces no entity is named by: its whitespace-delimited words, alone and
     # in runs of up to three, are mentions too when one of them has eight characters or more, a
@@ -95,15 +84,21 @@ def long_mentions(text: str, *, shortest: int = DEFAULT_MAX_NGRAM + 1,
     """Content n-grams of ``shortest`` to ``longest`` tokens: disease names run that long
     ("malignant epithelial tumor of ovary", "primary cutaneous CD4+ small/medium-sized
     pleomorphic T-cell lymphoma"). They are searched as exact phrases only."""
+    return list(dict.fromkeys(_content_ngrams(text, shortest, longest)))
+
+
+def _content_ngrams(text: str, shortest: int, longest: int) -> Iterator[str]:
+    """The token n-grams of ``text``, ``shortest`` to ``longest`` tokens, shortest first, that
+    neither start nor end with a stop word and are not a bare number or under three characters."""
     tokens = _TOKEN.findall(text)
-    out: dict[str, None] = {}
     for n in range(shortest, longest + 1):
         for i in range(len(tokens) - n + 1):
             gram = tokens[i:i + n]
             if gram[0].lower() in STOP_WORDS or gram[-1].lower() in STOP_WORDS:
                 continue
-            out.setdefault(" ".join(gram), None)
-    return list(out)
+            phrase = " ".join(gram)
+            if len(phrase) >= 3 and not phrase.isdigit():
+                yield phrase
 
 
 def option_form(text: str) -> str:
