@@ -347,12 +347,17 @@ class Regram:
             context.append((hop_q, hop.answer))
         join: JoinPlan | None = None
         joined: list[JoinedEntity] = []
+        stem_ids: list[str] = []
         if not cfg.unweighted_vector_baseline and (cfg.use_joins or opts):
-            join = plan_join(plan.hops, self._linker)  # its cues also tell options what is asked
+            # the hops' own entities (options aside), linked once: the join's anchors and the
+            # question entities options are scored against
+            hop_links = [self._linker.link(h) for h in plan.hops]
+            stem_ids = list(dict.fromkeys(e.id for links in hop_links for e in links))
+            join = plan_join(plan.hops, self._linker, hop_links)  # its cues tell options what is asked
             if cfg.use_joins:
                 joined = join_hops(self._runner, join.constraints, weights,
                                    answer_types=join.answer_types)
-        evidence = self._option_evidence(opts, hops, weights, join) if opts else {}
+        evidence = self._option_evidence(opts, hops, weights, stem_ids, join) if opts else {}
         answer, source, choice, choice_source = self._synthesise(question, opts, hops, joined,
                                                                  evidence)
         label = self._label(hops, choice, opts, answer, join, joined, evidence)
@@ -409,16 +414,16 @@ class Regram:
                          accepted, verdicts)
 
     def _option_evidence(self, opts: Mapping[str, str], hops: Sequence[HopResult],
-                         weights: Mapping[str, float],
+                         weights: Mapping[str, float], stem_ids: Sequence[str],
                          join: JoinPlan | None = None) -> dict[str, OptionEvidence]:
         """Per option: the weighted paths joining its entities to the question's entities.
 
-        The question's entities are those linked from the hops themselves (not from the options),
-        and an option's entities exclude them, so an option scores only by what connects it to the
-        question, never by being in the graph. The unweighted vector baseline instead scores by the
-        best similarity between the option text and a region fact (its historical scorer).
+        The question's entities (``stem_ids``) are those linked from the hops themselves (not
+        from the options), and an option's entities exclude them, so an option scores only by
+        what connects it to the question, never by being in the graph. The unweighted vector
+        baseline instead scores by the best similarity between the option text and a region fact
+        (its historical scorer).
         """
-        stem_ids = list(dict.fromkeys(e.id for h in hops for e in self._linker.link(h.question)))
         if self.config.unweighted_vector_baseline:
             return {letter: OptionEvidence(0.0, (), sim)
                     for letter, sim in self._option_similarities(opts, hops).items()}
