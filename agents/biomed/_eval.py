@@ -98,8 +98,7 @@ def load_questions(data_dir: Path, *, per_dataset: int, seed: int = 13,
             for qid, item in mirage.get(name, {}).items():
                 items.append(Question(name, qid, str(item["question"]), dict(item["options"]),
                                       str(item["answer"])))
-        if match is not None:
-            items = [q for q in items if re.search(match, q.question, re.IGNORECASE)]
+        items = _matching(items, match)
         items.sort(key=lambda q: q.qid)
         out.extend(rng.sample(items, min(per_dataset, len(items))))
     return out
@@ -162,10 +161,14 @@ def load_mcq(path: Path, *, per_dataset: int | None, seed: int = 13,
     if path.is_dir():
         return load_questions(path, per_dataset=per_dataset or DEFAULT_PER_DATASET, seed=seed,
                               match=match)
-    items = load_mcq_file(path)
-    if match is not None:
-        items = [q for q in items if re.search(match, q.question, re.IGNORECASE)]
-    return sample_questions(items, per_dataset, seed)
+    return sample_questions(_matching(load_mcq_file(path), match), per_dataset, seed)
+
+
+def _matching(questions: list[Question], match: str | None) -> list[Question]:
+    """The questions whose text matches ``match`` (case-insensitive); all when it is None."""
+    if match is None:
+        return questions
+    return [q for q in questions if re.search(match, q.question, re.IGNORECASE)]
 
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
