@@ -331,7 +331,8 @@ def _front_matter(text: str) -> dict[str, str]:
         for line in m.group(1).splitlines():
             kv = re.match(r"^(\w+):\s*(.*)$", line)
             if kv:
-                out[kv.group(1).lower()] = kv.group(2).strip().strip('"')
+                # ``so_hieu`` and ``sohieu``, ``ngay_ban_hanh`` and ``ngaybanhanh``: one key
+                out[kv.group(1).lower().replace("_", "")] = kv.group(2).strip().strip('"')
     return out
 
 
@@ -396,15 +397,16 @@ def read_phapdien(path: Path, text: str, names: Mapping[str, str] | None = None
         return doc
     title = _known(front.get("trichyeu")) or _known(table.get("trích yếu"))
     meta = DocumentMeta(doc_id="", number=number, title=title,
-                        doc_type=_known(table.get("loại văn bản")),
+                        doc_type=_known(table.get("loại văn bản")) or _known(front.get("loaivanban")),
                         issuer=_known(front.get("coquanbanhanh")) or _known(table.get("cơ quan ban hành")),
-                        status_external=_known(table.get("trạng thái")),
+                        status_external=_known(table.get("trạng thái")) or _known(front.get("trangthai")),
                         source_file=file, source_format="phapdien-document")
     issued = _known(front.get("ngaybanhanh"))
     meta.issue_date = parse_date(issued) if issued else None
-    effective = _known(front.get("hieuluc"))
+    effective = (_known(front.get("hieuluc")) or _known(front.get("ngayhieuluc"))
+                 or _known(front.get("ngaycohieuluc")))
     meta.effective_date = parse_date(effective) if effective else None
-    until = _known(front.get("hieuluc_den"))
+    until = _known(front.get("hieulucden"))
     meta.expiry_stated = parse_date(until) if until else None
     if not number:
         m = re.search(rf"({DOC_NUMBER})", " ".join(t for _, t in body[:5]) + " " + path.stem)
