@@ -203,15 +203,25 @@ def free_port() -> int:
 
 @dataclass(frozen=True)
 class LocalInstance:
-    """One local server: its directories, ports and memory."""
+    """One local server: its directories, ports and memory.
+
+    ``root`` and ``cache_root`` are made absolute on construction: the launcher runs in
+    NEO4J_HOME, where a relative configuration directory would name the shared home's own
+    (empty) ``conf`` and the server would bind Neo4j's default ports and write its data into the
+    runtime cache. The ports have no defaults for the same reason: each instance names its own.
+    """
 
     root: Path
     cache_root: Path
-    bolt_port: int = 7687
-    http_port: int = 7474
+    bolt_port: int
+    http_port: int
     heap: str = "1g"
     pagecache: str = "512m"
     size_hinted_plans: bool = False  # Neo4j's internal.cypher.use_parameter_size (see the conf)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "root", Path(self.root).expanduser().resolve())
+        object.__setattr__(self, "cache_root", Path(self.cache_root).expanduser().resolve())
 
     @property
     def conf_dir(self) -> Path:
@@ -301,6 +311,12 @@ class LocalInstance:
                 )
         home, env = self._prepare()
         command = self._server_command(home, env)
+        if f"--config-dir={self.conf_dir}" not in command:
+            # the server would run on Neo4j's defaults (ports 7687/7474, data in NEO4J_HOME)
+            raise RuntimeSetupError(
+                f"the Neo4j launcher did not take this instance's configuration "
+                f"({self.conf_dir}); nothing was started"
+            )
         self.console_log.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.console_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         with os.fdopen(fd, "ab") as log:
@@ -309,10 +325,16 @@ class LocalInstance:
                 stdin=subprocess.DEVNULL, start_new_session=True, umask=PRIVATE_UMASK,
             )
         _CHILDREN[proc.pid] = proc
-        self.pid_file.parent.mkdir(parents=True, exist_ok=True)
-        self.pid_file.write_text(f"{proc.pid}\n")
-        os.chmod(self.pid_file, 0o600)
-        self._wait_for_bolt(proc, timeout_s)
+        try:
+            self.pid_file.parent.mkdir(parents=True, exist_ok=True)
+            self.pid_file.write_text(f"{proc.pid}\n")
+            os.chmod(self.pid_file, 0o600)
+            self._wait_for_bolt(proc, timeout_s)
+        except BaseException:
+            # a start that fails (timeout, Ctrl-C, a broken pid file) leaves no server behind
+            _end_child(proc)
+            self.pid_file.unlink(missing_ok=True)
+            raise
         return proc.pid
 
     def stop(self, *, timeout_s: float = DEFAULT_STOP_TIMEOUT_S) -> bool:
@@ -443,6 +465,19 @@ def reap_exited() -> None:
     for pid, proc in list(_CHILDREN.items()):
         if proc.poll() is not None:
             del _CHILDREN[pid]
+
+
+def _end_child(proc: subprocess.Popen[bytes], *, timeout_s: float = DEFAULT_STOP_TIMEOUT_S) -> None:
+    """Stop a server this process started and collect it: SIGTERM to its process group (it runs
+    in a session of its own), SIGKILL when it has not exited within ``timeout_s``."""
+    for sig, wait_s in ((signal.SIGTERM, timeout_s), (signal.SIGKILL, 10.0)):
+        if proc.poll() is not None:
+            break
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, sig)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=wait_s)
+    _CHILDREN.pop(proc.pid, None)
 
 
 def _is_zombie(pid: int) -> bool:

@@ -70,8 +70,8 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="hopgraph-sentbench-"))
     inst = LocalInstance(root=root / "neo4j", cache_root=Path.home() / ".local/share/hopgraph/cache",
                          bolt_port=free_port(), http_port=free_port())
-    inst.start()
     try:
+        inst.start()  # inside: a failed start still removes the temporary folder
         driver = connect(inst.uri, "neo4j", inst.password())
         install_schema(driver, "neo4j", dimension=384)
         runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
