@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,27 +13,7 @@ from hopgraph import Hopgraph
 from hopgraph._front import embedder_from_settings
 from hopgraph.errors import ConfigError, EmbeddingError
 from hopgraph.settings import Settings
-
-
-class RecordingRunner:
-    """A query runner that records (key, params) and returns no rows."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, dict[str, Any]]] = []
-
-    def read(self, key: str, **params: Any) -> list[dict[str, Any]]:
-        self.calls.append((key, params))
-        return []
-
-    def write(self, key: str, **params: Any) -> list[dict[str, Any]]:
-        self.calls.append((key, params))
-        return []
-
-    def write_transaction(self, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Any]:
-        return [self.write(k, **p) for k, p in steps]
-
-    def read_transaction(self, work: Callable[[Any], Any]) -> Any:
-        return work(self)
+from tests.unit.fakes import RecordingRunner
 
 
 class FixedEmbedder:

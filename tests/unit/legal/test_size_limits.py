@@ -3,38 +3,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from click.testing import CliRunner
 
 from hopgraph.cli import cli
 from hopgraph.loaders.legal import bounded_chunks, load_legal
+from tests.unit.fakes import RecordingRunner
 
 GOOD = "Số: 8/2020/NĐ-CP\nĐiều 1. Phạm vi\nNội dung ngắn.\n"
 
 
-class _Runner:
-    """A server that accepts every transaction and records the documents written."""
-
-    def __init__(self) -> None:
-        self.documents: list[str] = []
-
-    def read(self, key: str, **params: Any) -> list[dict[str, Any]]:
-        return []
-
-    def write(self, key: str, **params: Any) -> list[dict[str, Any]]:
-        raise AssertionError("the loader writes in transactions")
-
-    def write_transaction(self, steps: Sequence[tuple[str, Mapping[str, Any]]]
-                          ) -> list[list[dict[str, Any]]]:
-        if steps[0][0] == "legal/clear_document":
-            self.documents.append(str(steps[0][1]["doc_id"]))
-        return [[] for _ in steps]
-
-    def read_transaction(self, work: Any) -> Any:
-        raise AssertionError("not used")
+# a server that accepts every transaction; the loader writes in transactions only
+ONLY_TRANSACTIONS = {"write", "read_transaction"}
 
 
 def test_a_file_over_the_size_limit_is_skipped_unread_with_one_line(tmp_path: Path) -> None:
@@ -42,10 +23,11 @@ def test_a_file_over_the_size_limit_is_skipped_unread_with_one_line(tmp_path: Pa
     big = tmp_path / "big.txt"
     big.write_text("Số: 9/2020/NĐ-CP\nĐiều 1. A\n" + "x" * 30_000 + "\n", encoding="utf-8")
     seen: list[str] = []
-    runner = _Runner()
+    runner = RecordingRunner(refuse=ONLY_TRANSACTIONS)
     report = load_legal(runner, None, [tmp_path], max_file_mb=0.02,
                         segmenter=lambda t: seen.append(t) or t)
-    assert runner.documents == report.documents == ["8/2020/NĐ-CP"]
+    documents = runner.committed("legal/clear_document", "doc_id")
+    assert documents == report.documents == ["8/2020/NĐ-CP"]
     (problem,) = report.skipped
     assert str(problem) == (f"{big}: the file is 0.0 MB; the limit is 0.02 MB (--max-file-mb): "
                             "not read")
@@ -59,7 +41,7 @@ def test_a_unit_over_the_character_limit_skips_its_document_before_segmentation(
     (tmp_path / "b.txt").write_text("Số: 9/2020/NĐ-CP\nĐiều 1. Dài\n1. " + "chữ " * 5_000
                                     + "\nĐiều 2. Ngắn\nNội dung.\n", encoding="utf-8")
     seen: list[str] = []
-    runner = _Runner()
+    runner = RecordingRunner(refuse=ONLY_TRANSACTIONS)
     report = load_legal(runner, None, [tmp_path], max_unit_chars=10_000,
                         segmenter=lambda t: seen.append(t) or t)
     assert report.documents == ["8/2020/NĐ-CP"]

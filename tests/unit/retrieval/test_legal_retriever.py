@@ -4,14 +4,13 @@ cleaning (no database; the re-rank itself runs in Cypher: test_retrieval_legal_r
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 
-from hopgraph.cypher import load_registry
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval import (
     LegalRetriever,
@@ -24,32 +23,14 @@ from hopgraph.retrieval._legal import body_grams, phrase_grams
 from hopgraph.retrieval._legal_query import definition_subject, fold, prepare_question
 from hopgraph.retrieval._legal_types import DEFAULT_BODY_WEIGHT
 from tests.retrieval_fixtures import HashEmbedder
+from tests.unit.fakes import RecordingRunner
 
 T = TypeVar("T")
 
 
-class FakeRunner:
-    """Records (key, params) and answers from canned rows."""
-
-    def __init__(self, answers: Mapping[str, list[dict[str, Any]]]) -> None:
-        self.answers = answers
-        self.calls: list[tuple[str, dict[str, Any]]] = []
-        self.registry = load_registry()
-
-    def read(self, key: str, **params: Any) -> list[dict[str, Any]]:
-        self.registry.check_params(key, params)
-        self.calls.append((key, params))
-        return self.answers.get(key, [])
-
-    def write(self, key: str, **params: Any) -> list[dict[str, Any]]:
-        raise AssertionError("retrieval never writes")
-
-    def read_transaction(self, work: Callable[[Any], T]) -> T:
-        self.calls.append(("<transaction>", {}))
-        return work(self)
-
-    def write_transaction(self, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[dict[str, Any]]]:
-        raise AssertionError("retrieval never writes")
+def _runner(answers: Mapping[str, list[dict[str, Any]]]) -> RecordingRunner:
+    """Records (key, params), checks them against the registry and answers from canned rows."""
+    return RecordingRunner(answers, check_params=True, refuse={"write", "write_transaction"})
 
 
 def _unit(uid: str, text: str, **extra: Any) -> dict[str, Any]:
@@ -81,7 +62,7 @@ def _answers() -> dict[str, list[dict[str, Any]]]:
 
 
 def test_one_round_trip_and_successor_assembly() -> None:
-    runner = FakeRunner(_answers())
+    runner = _runner(_answers())
     retriever = LegalRetriever(runner, HashEmbedder(), today=lambda: date(2020, 1, 1))
     ctx = retriever.retrieve("mức hưởng", k=3, filters={"issuers": ["QUỐC HỘI"]})
     assert [k for k, _ in runner.calls] == ["legal/retrieve_context"]
@@ -100,7 +81,7 @@ def test_one_round_trip_and_successor_assembly() -> None:
 
 
 def test_rerank_parameters_carry_the_question_side() -> None:
-    runner = FakeRunner(_answers())
+    runner = _runner(_answers())
     LegalRetriever(runner, HashEmbedder()).retrieve(
         "Khoản 2 Điều 5 Luật số 25/2008/QH12 quy định mức hưởng thế nào?", k=3)
     params = runner.calls[0][1]
@@ -134,7 +115,7 @@ def test_body_grams_leave_out_pairs_of_stopwords() -> None:
     (RetrievalConfig(granularity="article", rerank=False), 0.0),  # flat hybrid
 ])
 def test_body_weight_in_effect(config: RetrievalConfig, weight: float) -> None:
-    runner = FakeRunner(_answers())
+    runner = _runner(_answers())
     LegalRetriever(runner, HashEmbedder(), config=config).retrieve("ký hợp đồng vụ việc", k=3)
     params = runner.calls[-1][1]
     assert params["w_body"] == weight and "hợp đồng" in params["q_body"]
@@ -145,14 +126,14 @@ def test_body_weight_in_effect(config: RetrievalConfig, weight: float) -> None:
     RetrievalConfig(body_weight=float("nan")),
 ])
 def test_a_negative_weight_is_refused_before_the_database(config: RetrievalConfig) -> None:
-    runner = FakeRunner(_answers())
+    runner = _runner(_answers())
     with pytest.raises(RetrievalError, match="weight must be a number >= 0"):
         LegalRetriever(runner, HashEmbedder(), config=config).retrieve("mức hưởng", k=3)
     assert runner.calls == []
 
 
 def test_a_question_of_stopwords_sends_no_body_bigram() -> None:
-    runner = FakeRunner(_answers())
+    runner = _runner(_answers())
     LegalRetriever(runner, HashEmbedder()).retrieve("có được không", k=3)
     assert runner.calls[-1][1]["q_body"] == [""]  # never an empty list (one plan per shape)
 
@@ -180,7 +161,7 @@ def test_definitional_questions_name_their_term(question: str, subject: str,
 
 
 def test_definition_parameters() -> None:
-    runner = FakeRunner(_answers())
+    runner = _runner(_answers())
     LegalRetriever(runner, HashEmbedder()).retrieve("Kết hôn là việc nam và nữ xác lập", k=3)
     params = runner.calls[0][1]
     assert params["q_subject"] == "kết hôn"
@@ -192,7 +173,7 @@ def test_definition_parameters() -> None:
 
 
 def test_article_granularity_reads_more_vector_hits() -> None:
-    runner = FakeRunner(_answers())
+    runner = _runner(_answers())
     cfg = RetrievalConfig(granularity="article", candidates=30)
     LegalRetriever(runner, HashEmbedder(), config=cfg).retrieve("mức hưởng", k=3)
     search = dict(runner.calls)["legal/retrieve_context"]
@@ -200,14 +181,14 @@ def test_article_granularity_reads_more_vector_hits() -> None:
 
 
 def test_bounds_cut_items_and_report_truncation() -> None:
-    runner = FakeRunner(_answers())
+    runner = _runner(_answers())
     retriever = LegalRetriever(runner, HashEmbedder(), config=RetrievalConfig(max_items=1))
     ctx = retriever.retrieve("mức hưởng", k=3)
     assert len(ctx.items) == 1 and ctx.truncated
 
 
 def test_no_candidates_gives_reason_after_one_round_trip() -> None:
-    runner = FakeRunner({})
+    runner = _runner({})
     ctx = LegalRetriever(runner, HashEmbedder()).retrieve("mức hưởng", k=3)
     assert ctx.items == [] and ctx.round_trips == 1 and "loaded" in (ctx.reason_if_empty or "")
 
@@ -223,7 +204,7 @@ def test_content_query_drops_question_boilerplate() -> None:
 
 
 def test_hopgraph_searches_content_words_and_flat_baselines_the_whole_question() -> None:
-    runner = FakeRunner(_answers())
+    runner = _runner(_answers())
     retriever = LegalRetriever(runner, HashEmbedder(), config=RetrievalConfig(propagate=False))
     systems = legal_systems(retriever, k=3, as_of=date(2023, 1, 1))
     question = "Thời hạn tạm trú tối đa là 02 năm, đúng hay sai?"
@@ -239,7 +220,7 @@ def test_every_legal_system_retrieves_at_the_questions_own_date(tmp_path: Path) 
         {"id": "dated", "question": "mức hưởng", "gold": ["A:D5.K2"], "as_of": "2016-03-01"},
         {"id": "undated", "question": "mức hưởng", "gold": ["A:D5.K2"]},
     ]), encoding="utf-8")
-    runner = FakeRunner(_answers())
+    runner = _runner(_answers())
     retriever = LegalRetriever(runner, HashEmbedder(), today=lambda: date(2030, 1, 1))
     systems = legal_systems(retriever, k=3, as_of=date(2023, 1, 1))
     report = evaluate(systems, load_questions(path), ks=[1])
@@ -257,4 +238,4 @@ def test_every_legal_system_retrieves_at_the_questions_own_date(tmp_path: Path) 
                                     {"filters": {"doc_type": "Luật"}}, {"filters": ["x"]}])
 def test_bad_arguments_raise_retrieval_error(kwargs: dict[str, Any]) -> None:
     with pytest.raises(RetrievalError):
-        LegalRetriever(FakeRunner({}), HashEmbedder()).retrieve("mức hưởng", **kwargs)
+        LegalRetriever(_runner({}), HashEmbedder()).retrieve("mức hưởng", **kwargs)
