@@ -18,6 +18,7 @@ from hopgraph.retrieval import (
     LegalContext,
     LegalRetriever,
     RetrievalConfig,
+    compare_consolidation,
     diff_consolidated,
     evaluate,
     legal_systems,
@@ -26,6 +27,7 @@ from hopgraph.retrieval import (
     parse_filters,
     prepare_question,
     render_diff,
+    split_official,
 )
 from hopgraph.retrieval import consolidate as consolidate_document
 from hopgraph.samples import mark_fictional
@@ -107,10 +109,14 @@ def retrieve(ctx: click.Context, question: str, k: int, as_of: str | None,
 @click.option("--as-of", "as_of", default=None, help="Date YYYY-MM-DD (default today).")
 @click.option("--diff", "diff", nargs=2, default=None, metavar="FROM TO",
               help="Show what changed between two dates (YYYY-MM-DD) instead.")
+@click.option("--compare", "compare_file", default=None,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Compare with an official consolidated text (VBHN, plain text) unit by unit: "
+                   "equal / stale / missing / extra, with reasons.")
 @click.option("--json", "as_json", is_flag=True, help="Print the consolidation as JSON.")
 @click.pass_context
 def consolidate(ctx: click.Context, doc_id: str, as_of: str | None,
-                diff: tuple[str, str] | None, as_json: bool) -> None:
+                diff: tuple[str, str] | None, compare_file: Path | None, as_json: bool) -> None:
     """Print document DOC_ID as in force at a date (văn bản hợp nhất), each changed unit marked
     with the instruction and date that changed it; or, with --diff, what changed between two
     dates."""
@@ -121,12 +127,27 @@ def consolidate(ctx: click.Context, doc_id: str, as_of: str | None,
         raise RetrievalError("consolidate needs a document id, got an empty one")
     if diff is not None and as_of is not None:
         raise click.UsageError("give either --as-of or --diff FROM TO, not both")
+    if diff is not None and compare_file is not None:
+        raise click.UsageError("--compare compares one date: give --as-of, not --diff")
+    official = None
+    if compare_file is not None:
+        try:
+            official = compare_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise RetrievalError(f"{compare_file}: cannot read it as UTF-8 text ({e})") from None
+        if not split_official(official):
+            raise RetrievalError(f"{compare_file}: no article (a line 'Điều N.') found; is it "
+                                 "the text of a consolidated document?")
     days = [parse_as_of(d, date.today()) for d in (diff or (as_of,))]
     if len(days) == 2 and days[0] > days[1]:
         raise RetrievalError(f"--diff wants FROM before TO, got {days[0]} and {days[1]}")
     with open_runner(settings) as (runner, _):
         docs = [consolidate_document(runner, doc_id, d) for d in days]
-    if len(docs) == 2:
+    if official is not None:
+        result = compare_consolidation(docs[0], official)
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) if as_json
+                   else result.render())
+    elif len(docs) == 2:
         if as_json:
             click.echo(json.dumps([
                 {"id": d.id, "kind": d.kind, "before": d.before.text if d.before.shown else None,
