@@ -3,7 +3,8 @@
 Each reader yields, per document, either a :class:`ParsedDocument` or a :class:`Problem` that
 names the file (and record) and line; one bad document never stops the others. A JSONL file is
 one record per line: a bad line is named by its number and the other lines load. Formats that
-need text extraction (PDF, Word, …) are refused by name, with the accepted ones listed.
+need text extraction are read by ``_office`` (Word .docx, PDF) and ``_html`` (saved portal pages);
+the others (.doc, .odt, …) are refused by name, with the accepted ones listed.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from hopgraph.errors import IngestError
 from hopgraph.loaders.legal._dates import parse_date
 from hopgraph.loaders.legal._document import build_document
+from hopgraph.loaders.legal._html import read_html
 from hopgraph.loaders.legal._ids import (
     DOC_NUMBER,
     OLD_DOC_NUMBER,
@@ -27,17 +29,20 @@ from hopgraph.loaders.legal._ids import (
     slugify,
 )
 from hopgraph.loaders.legal._model import DocumentMeta, ParsedDocument, Problem, Relation
+from hopgraph.loaders.legal._office import read_docx, read_pdf
 from hopgraph.loaders.legal._relations import extract_relations
 from hopgraph.vocabulary import normalise_doc_number
 
 Lines = list[tuple[int, str]]
 SKIP_NAMES = {"questions.json", "readme.md", "license", "license.md"}
-EXTENSIONS = {".txt", ".json", ".jsonl", ".md"}
-ACCEPTED = "plain text (.txt), JSON (.json), JSON Lines (.jsonl), Pháp điển Markdown (.md)"
+# Formats read by extracting their text first (_office, _html), then parsed as plain text.
+EXTRACTORS = {".docx": read_docx, ".pdf": read_pdf, ".html": read_html, ".htm": read_html}
+EXTENSIONS = {".txt", ".json", ".jsonl", ".md", *EXTRACTORS}
+ACCEPTED = ("plain text (.txt), JSON (.json), JSON Lines (.jsonl), Pháp điển Markdown (.md), "
+            "Word (.docx), PDF with a text layer (.pdf), saved portal pages (.html)")
 # Formats people hand in that need text extraction first, by suffix and by leading bytes.
-UNSUPPORTED_SUFFIXES = {".pdf": "PDF", ".doc": "Word (.doc)", ".docx": "Word (.docx)",
-                        ".odt": "OpenDocument text", ".rtf": "RTF", ".xls": "Excel",
-                        ".xlsx": "Excel", ".html": "HTML", ".htm": "HTML", ".zip": "ZIP archive"}
+UNSUPPORTED_SUFFIXES = {".doc": "Word (.doc)", ".odt": "OpenDocument text", ".rtf": "RTF",
+                        ".xls": "Excel", ".xlsx": "Excel", ".zip": "ZIP archive"}
 _MAGIC = ((b"%PDF-", "PDF"), (b"\xd0\xcf\x11\xe0", "Word/OLE (.doc)"),
           (b"PK\x03\x04", "a ZIP container (.docx, .odt, .xlsx, .zip)"), (b"{\\rtf", "RTF"))
 _NUMBER_ONLY = re.compile(rf"^\s*({DOC_NUMBER}|{OLD_DOC_NUMBER})\s*$")
@@ -138,6 +143,10 @@ def read_file(path: Path, names: Mapping[str, str] | None = None
               ) -> Iterator[ParsedDocument | Problem]:
     """Every document in one input file, parsed, or the problem that stopped it."""
     file = str(path)
+    extractor = EXTRACTORS.get(path.suffix.lower())
+    if extractor is not None:
+        yield _safe(file, _read_extracted, path, extractor, names)
+        return
     try:
         text = read_text(path)
     except IngestError as e:
@@ -156,6 +165,15 @@ def read_file(path: Path, names: Mapping[str, str] | None = None
     else:
         yield _safe(file, build_document, _lines(text), file=file, source_format="text",
                     fallback_id=path.stem, names=names)
+
+
+def _read_extracted(path: Path, extractor: Any, names: Mapping[str, str] | None
+                    ) -> ParsedDocument:
+    """A .docx, .pdf or .html file: its text lines and stated metadata, then the text parser."""
+    lines, meta = extractor(path)
+    return build_document(_lines("\n".join(lines)), file=str(path),
+                          source_format=meta.source_format, meta_overrides=meta,
+                          fallback_id=path.stem, names=names)
 
 
 def _read_jsonl(path: Path, text: str, names: Mapping[str, str] | None

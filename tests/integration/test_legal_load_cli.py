@@ -33,11 +33,11 @@ def test_exit_status_says_whether_everything_loaded(
     (tmp_path / "b-scan.pdf").write_bytes(b"%PDF-1.7\n")
     partial = _load(neo4j_server, str(tmp_path))
     assert partial.exit_code == 3, partial.output
-    assert "SKIPPED" in partial.output and "b-scan.pdf: PDF is not a supported format" in partial.output
+    assert "SKIPPED" in partial.output and "b-scan.pdf: not a readable PDF" in partial.output
 
     nothing = _load(neo4j_server, str(tmp_path / "b-scan.pdf"))
     assert nothing.exit_code == 1
-    assert "accepted: plain text (.txt), JSON (.json)" in nothing.output
+    assert "b-scan.pdf: not a readable PDF" in nothing.output
     assert "no document was loaded" in nothing.output
     assert "graph " not in nothing.output and "Traceback" not in nothing.output
 

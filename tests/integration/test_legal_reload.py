@@ -170,7 +170,7 @@ def test_a_strange_input_fails_alone_and_a_bad_jsonl_line_is_named(
     assert sorted(report.documents) == ["5/2020/NĐ-CP", "7/2020/NĐ-CP", "99/2010/NĐ-MAU"]
     skipped = {(Path(p.file).name, p.line): p.message for p in report.skipped}
     assert "nested too deeply" in skipped[("b-deep.json", None)]
-    assert "PDF is not a supported format" in skipped[("c-scan.pdf", None)]
+    assert "not a readable PDF" in skipped[("c-scan.pdf", None)]
     assert "accepted: plain text (.txt)" in skipped[("d-renamed.txt", None)]
     assert "truncated JSON" in skipped[("e-records.jsonl", 2)]
     assert "unknown record" in skipped[("e-records.jsonl", 3)]
