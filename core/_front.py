@@ -268,7 +268,8 @@ class Hopgraph:
                                timeout_s=timeout)
         if isinstance(endpoint, str):
             user, password = self._auth or (self.settings.neo4j.user, self.settings.neo4j.password)
-            self._driver_opened = connect(endpoint, user, password)
+            self._driver_opened = connect(endpoint, user, password,
+                                          timeout_s=self.settings.neo4j.connect_timeout_s)
             return Neo4jRunner(self._driver_opened, database=self._database, timeout_s=timeout)
         if isinstance(endpoint, neo4j.Driver):
             return Neo4jRunner(endpoint, database=self._database, timeout_s=timeout)

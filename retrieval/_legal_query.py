@@ -4,7 +4,6 @@ and the mentions of documents and units a question makes (used to re-rank candid
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -70,9 +69,10 @@ class PreparedQuery:
 
 def segment(text: str) -> str:
     """Word-segment Vietnamese text with pyvi (syllables of one word joined by ``_``)."""
-    from pyvi import ViTokenizer  # lazy: loading the CRF model costs ~0.3 s
+    # lazy, and without scikit-learn (hopgraph.segmenting): loading the CRF model costs ~0.3 s
+    from hopgraph.segmenting import segment as segment_vi
 
-    return str(ViTokenizer.tokenize(unicodedata.normalize("NFC", text)))
+    return segment_vi(text)
 
 
 def definition_subject(q_fold: str) -> tuple[str, str]:

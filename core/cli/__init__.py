@@ -43,6 +43,7 @@ def cli(ctx: click.Context, uri: str | None, user: str | None, password: str | N
     ctx.obj = base.replace(neo4j=Neo4jSettings(
         uri=uri or n.uri, user=user or n.user, password=password or n.password,
         database=database or n.database, query_timeout_s=n.query_timeout_s,
+        connect_timeout_s=n.connect_timeout_s,
     ))
 
 

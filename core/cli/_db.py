@@ -8,7 +8,7 @@ import time
 import click
 
 from hopgraph.cli._context import open_runner, settings_of
-from hopgraph.db import install_schema, server_status, start_server, stop_server
+from hopgraph.db import server_status, start_server, stop_server
 
 
 @click.group()
@@ -62,6 +62,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def init(ctx: click.Context) -> None:
     """Create constraints and vector / full-text indexes from graph_models (idempotent)."""
+    from hopgraph.db import install_schema  # reads the neomodel classes: only this command
+
     settings = settings_of(ctx)
     with open_runner(settings) as (runner, conn):
         created = install_schema(runner.driver, conn.database, dimension=settings.embedder.dimension)

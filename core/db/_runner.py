@@ -25,10 +25,12 @@ from neo4j.exceptions import (
     ServiceUnavailable,
     SessionExpired,
 )
+from neo4j.exceptions import DatabaseError as ServerFailure
+from neo4j.exceptions import DatabaseUnavailable as DatabaseDown
 
 from hopgraph.cypher import CypherQuery, Mode, QueryRegistry, load_registry
 from hopgraph.errors import AuthenticationFailed, DatabaseError, DatabaseUnavailable
-from hopgraph.settings import DEFAULT_QUERY_TIMEOUT_S
+from hopgraph.settings import DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_QUERY_TIMEOUT_S
 
 Record = dict[str, Any]
 T = TypeVar("T")
@@ -64,7 +66,10 @@ def with_retries(attempt: Callable[[], T], *, connection_s: float | None = None,
     while True:
         try:
             return attempt()
-        except (ServiceUnavailable, SessionExpired):
+        except (ServiceUnavailable, SessionExpired, DatabaseDown):
+            # DatabaseDown (Neo.TransientError.General.DatabaseUnavailable): the database stopped,
+            # e.g. after a "critical error" when the disk filled; it needs a restart, so it gets
+            # the short window of a lost server, not the 30 s of a transient error (issue 26)
             window = CONNECTION_RETRY_S if connection_s is None else connection_s
             if not _may_retry(first_failure, window, delay):
                 raise
@@ -254,9 +259,20 @@ def translate_errors(what: str) -> Iterator[None]:
             "(the local runtime keeps its password in <hopgraph home>/neo4j-password)"
         ) from e
     except (ServiceUnavailable, SessionExpired) as e:
-        # SessionExpired: the server went away under an open session (killed mid-load)
+        # SessionExpired: the server went away under an open session (killed mid-load). The
+        # driver's message spans lines: one line, as every CLI error.
         raise DatabaseUnavailable(
-            f"no Neo4j server answers ({e}); start one with 'hopgraph db start' or set NEO4J_URI"
+            f"no Neo4j server answers ({_one_line(e)}); start one with 'hopgraph db start' or "
+            "set NEO4J_URI"
+        ) from e
+    except (DatabaseDown, ServerFailure) as e:
+        # The server answers but its database failed (Neo.DatabaseError.*, or unavailable after
+        # a "critical error": a full disk, a damaged transaction log). A load stops here and
+        # reports what it committed, as when the server is gone (issue 26).
+        raise DatabaseUnavailable(
+            f"{what}: the Neo4j database failed ({e.code}: {_one_line(e.message or e)}); check "
+            "free disk space and the server log, restart it ('hopgraph db stop' then "
+            "'hopgraph db start'; 'hopgraph db restore' brings back a backup)"
         ) from e
     except ClientError as e:
         raise DatabaseError(f"{what}: {e.code}: {e.message}") from e
@@ -264,8 +280,16 @@ def translate_errors(what: str) -> Iterator[None]:
         raise DatabaseError(f"{what}: {e}") from e
 
 
-def connect(uri: str, user: str, password: str | None) -> neo4j.Driver:
+def _one_line(message: object) -> str:
+    return " ".join(str(message).split())
+
+
+def connect(uri: str, user: str, password: str | None, *,
+            timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S) -> neo4j.Driver:
     """Open a driver and check that the server answers and accepts the credentials.
+
+    ``timeout_s`` bounds the TCP connection (``HOPGRAPH_CONNECT_TIMEOUT``): an address where
+    nothing answers is reported within it, not after the driver's default 30 s.
 
     Raises:
         DatabaseUnavailable: nothing answers at ``uri``.
@@ -277,7 +301,7 @@ def connect(uri: str, user: str, password: str | None) -> neo4j.Driver:
         # the triplet embeddings are absent from graphs loaded without them, and every registered
         # query is compiled against the schema in the tests. Deprecations and the rest still log.
         driver = GraphDatabase.driver(
-            uri, auth=auth,
+            uri, auth=auth, connection_timeout=timeout_s,
             notifications_disabled_classifications=["UNRECOGNIZED"])
     except ValueError as e:
         raise DatabaseError(f"bad Neo4j URI {uri!r}: {e}") from e

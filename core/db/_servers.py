@@ -18,7 +18,7 @@ import neo4j
 from hopgraph.db._runner import connect
 from hopgraph.db._runtime import LocalInstance
 from hopgraph.errors import RuntimeSetupError
-from hopgraph.settings import Settings
+from hopgraph.settings import DEFAULT_CONNECT_TIMEOUT_S, Settings
 
 ServerKind = Literal["external", "docker", "local"]
 _DOCKER_MARKER = "docker-started"
@@ -34,10 +34,11 @@ class Connection:
     password: str | None
     database: str
     browser_url: str | None
+    connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S
 
     def driver(self) -> neo4j.Driver:
         """Open and verify a driver (raises DatabaseUnavailable / AuthenticationFailed)."""
-        return connect(self.uri, self.user, self.password)
+        return connect(self.uri, self.user, self.password, timeout_s=self.connect_timeout_s)
 
 
 def local_instance(settings: Settings) -> LocalInstance:
@@ -70,11 +71,13 @@ def resolve_connection(settings: Settings) -> Connection:
     """Where to connect: ``NEO4J_URI`` if set, else the server ``hopgraph db start`` runs."""
     n = settings.neo4j
     if n.uri:
-        return Connection("external", n.uri, n.user, n.password, n.database, None)
+        return Connection("external", n.uri, n.user, n.password, n.database, None,
+                          n.connect_timeout_s)
     inst = local_instance(settings)
     kind: ServerKind = "docker" if docker_started(settings) else "local"
     password = n.password or inst.password()
-    return Connection(kind, inst.uri, n.user, password, n.database, inst.browser_url)
+    return Connection(kind, inst.uri, n.user, password, n.database, inst.browser_url,
+                      n.connect_timeout_s)
 
 
 def start_server(settings: Settings) -> Connection:
