@@ -26,6 +26,23 @@ from hopgraph.agents.legal._parsing import (
 )
 from hopgraph.agents.legal._pathfinder import Pathfinder, Retriever
 from hopgraph.agents.legal._reflective import ReflectiveLoop
+from hopgraph.agents.legal._temporal_eval import (
+    TemporalReport,
+    ask_system,
+    flat_system,
+    paraphrase,
+    retrieve_system,
+    run_temporal,
+)
+from hopgraph.agents.legal._temporal_eval import render_markdown as render_temporal
+from hopgraph.agents.legal._temporal_gold import (
+    Gold,
+    GoldError,
+    Question,
+    generate_questions,
+    read_pairs,
+    sample_questions,
+)
 from hopgraph.agents.legal._types import (
     AgentStep,
     Answer,
@@ -39,8 +56,10 @@ from hopgraph.agents.legal._types import (
 
 __all__ = [
     "ABLATIONS", "AbstentionRule", "AgentStep", "Answer", "AuditReport", "Auditor", "Citation",
-    "Claim", "DocRef", "DraftSentence", "EvidenceSet", "Interpretation", "Interpreter", "LegalQA",
-    "Pathfinder", "QAOptions", "ReflectiveLoop", "Retriever", "UnitRef", "check_judge",
-    "format_citation", "load_questions", "parse_dates", "parse_document_numbers",
-    "parse_unit_references", "render_markdown", "run_ablations",
+    "Claim", "DocRef", "DraftSentence", "EvidenceSet", "Gold", "GoldError", "Interpretation",
+    "Interpreter", "LegalQA", "Pathfinder", "QAOptions", "Question", "ReflectiveLoop",
+    "Retriever", "TemporalReport", "UnitRef", "ask_system", "check_judge", "flat_system",
+    "format_citation", "generate_questions", "load_questions", "paraphrase", "parse_dates",
+    "parse_document_numbers", "parse_unit_references", "read_pairs", "render_markdown",
+    "render_temporal", "retrieve_system", "run_ablations", "run_temporal", "sample_questions",
 ]

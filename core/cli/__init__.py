@@ -69,6 +69,7 @@ load.add_lazy("legal", "hopgraph.cli._load_legal:legal_load", "Load Vietnamese l
 load.add_lazy("sentences", "hopgraph.cli._load_sentences:sentences", "Load PATH (HotpotQA corpus JSON, or JSONL of {id, title, text}; 'sample' = the bundled sample corpus) into the sentence graph.")
 cli.add_lazy("ask-sentences", "hopgraph.cli._ask_sentences:ask_sentences", "Answer QUESTION from the sentence graph (retrieval-only without an LLM).")
 eval_.add_lazy("sentences", "hopgraph.cli._ask_sentences:eval_sentences", "Evaluate sentence-graph retrieval against RO baselines and ablations on QUESTIONS (HotpotQA JSON with supporting facts; default: the bundled sample questions).")
+eval_.add_lazy("temporal", "hopgraph.cli._eval_temporal:temporal", "Evaluate answers at a date on amended law: right wording, stale, premature, abstention.")
 # Every question entry point runs the one shared check before it connects or loads a model.
 QUESTION_COMMANDS = frozenset({"retrieve", "ask", "ask-bio", "ask-sentences"})
 

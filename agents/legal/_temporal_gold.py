@@ -1,0 +1,501 @@
+"""The gold of ``hopgraph eval temporal``: wordings and dated questions read from a pair folder.
+
+A pair folder has the ``vn-amend-dev`` layout: ``pairs.json`` (``{"pairs": [...]}``, each with
+``amended_file``, ``amending_file``, ``amended_doc``, ``tier``, ``gold_file``,
+``inserted_units_blanked_in_amended``), ``gold/*.jsonl`` (one amendment edge per line:
+``target_unit``, ``kind``, ``by_unit``, ``effective_from`` …) and the plain texts.
+
+Everything here reads the FILES, never the graph, so the gold is independent of the system under
+test. The texts are read by a deliberately small reader of its own (:func:`read_units`: articles,
+clauses, points, with the portal's repeated document-name prefix removed and quoted new wording
+kept inside the unit that quotes it); hopgraph's loader is not used.
+
+Wordings of a unit over time (:class:`Timeline`):
+
+- before its first change: the amended document's own text of the unit (an inserted unit has
+  none);
+- from a gold edge's ``effective_from``: the wording the amending unit (``by_unit``) writes, i.e.
+  its quoted text whose label is the unit's own (``“2. …”`` for khoản 2, ``“Điều 8a. …”``), or for
+  a phrase substitution (``Thay thế cụm từ “A” bằng cụm từ “B”`` / ``Bỏ cụm từ “A”``) the previous
+  wording with the phrase changed; a repeal (``bãi bỏ``) ends the unit (no wording).
+
+Edges whose new wording cannot be read that way (several quotes and none with the unit's label,
+an amendment of a part of the unit, no date, levels above the article) are skipped with the
+reason, and counted.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Literal
+
+from hopgraph.errors import HopgraphError
+
+Phase = Literal["before", "on", "after"]
+KINDS = {"sửa đổi": "amended", "thay thế": "replaced", "bổ sung": "supplemented",
+         "bãi bỏ": "repealed"}
+# Longest gap between a change and the "after" question (half the way to the next change).
+AFTER_MAX_DAYS = 365
+PHRASINGS = ("heading", "content", "reference")
+
+_ARTICLE = re.compile(r"^Điều\s+(\d+[a-zđ]?)\s*[.:]\s*(.*)$", re.IGNORECASE)
+_CLAUSE = re.compile(r"^(\d+[a-zđ]?)\.\s+(.*)$")
+_POINT = re.compile(r"^([a-zđ]{1,2})\)\s+(.*)$")
+_CHAPTER = re.compile(r"^(Chương|Mục|Phần|Phụ lục|PHỤ LỤC)\b", re.IGNORECASE)
+_INLINE_CLAUSE = re.compile(r"\.\s+Khoản\s+(\d+[a-zđ]?)\.\s+")
+_ADDRESS = re.compile(
+    r"^(?:điểm\s+([a-zđ]{1,2})\s+)?(?:khoản\s+(\d+[a-zđ]?)\s+)?điều\s+(\d+[a-zđ]?)$", re.IGNORECASE)
+_QUOTE = re.compile(r"“(.*?)”", re.DOTALL)
+_SUBSTITUTE = re.compile(r"cụm từ\s+“([^”]+)”.*?bằng\s+cụm từ\s+“([^”]+)”", re.IGNORECASE | re.DOTALL)
+_REMOVE = re.compile(r"\bbỏ\s+cụm từ\s+“([^”]+)”", re.IGNORECASE)
+_EFFECTIVE = re.compile(r"có hiệu lực(?: thi hành)?(?: kể)? từ ngày\s+(\d{1,2})\s+tháng\s+(\d{1,2})"
+                        r"\s+năm\s+(\d{4})", re.IGNORECASE)
+_LABEL = re.compile(r"^\s*(?:điều\s+\d+[a-zđ]?\s*[.:]|\d+[a-zđ]?\s*\.|[a-zđ]{1,2}\s*\))\s*",
+                    re.IGNORECASE)
+
+
+class GoldError(HopgraphError):
+    """A pair folder cannot be read (missing or malformed pairs.json)."""
+
+
+Address = tuple[str, str | None, str | None]  # (article, clause, point), lower case
+
+
+def parse_address(text: str) -> Address | None:
+    """``"Điểm a Khoản 1 Điều 3"`` -> ``("3", "1", "a")``; None for levels above the article."""
+    m = _ADDRESS.match(" ".join(text.split()))
+    if not m:
+        return None
+    point, clause, article = m.groups()
+    return (article.lower(), clause.lower() if clause else None, point.lower() if point else None)
+
+
+def address_label(addr: Address) -> str:
+    """The marker a wording of this unit starts with: ``Điều 8a.``, ``2.``, ``b)``."""
+    article, clause, point = addr
+    if point:
+        return f"{point})"
+    if clause:
+        return f"{clause}."
+    return f"Điều {article}."
+
+
+def cite(addr: Address) -> str:
+    """``điểm a khoản 1 Điều 3``."""
+    article, clause, point = addr
+    parts = ([f"điểm {point}"] if point else []) + ([f"khoản {clause}"] if clause else [])
+    return " ".join([*parts, f"Điều {article}"])
+
+
+def normalise(text: str) -> str:
+    """Compare form: NFC, lower case, no quotes, the unit's own label removed, single spaces."""
+    t = unicodedata.normalize("NFC", text).lower()
+    t = re.sub(r"[“”\"‘’'`]", " ", t)
+    t = " ".join(t.split())
+    t = _LABEL.sub("", t, count=1)
+    return t.strip(" .;,:")
+
+
+# -- reading the texts -------------------------------------------------------------------------
+
+@dataclass
+class TextUnits:
+    """The units of one text: ``{address: text}``, article headings, and the stated start date."""
+
+    units: dict[Address, str]
+    headings: dict[str, str]
+    effective: date | None
+    name: str
+
+
+def read_units(text: str) -> TextUnits:
+    """Read articles, clauses and points of a plain legal text (see the module docstring)."""
+    lines = text.splitlines()
+    name = lines[0].strip() if lines else ""
+    prefix = name + ". " if name else None
+    units: dict[Address, list[str]] = {}
+    headings: dict[str, str] = {}
+    article: str | None = None
+    clause: str | None = None
+    point: str | None = None
+    depth = 0  # open quotation marks: lines inside a quoted new wording belong to its unit
+
+    def add(line: str) -> None:
+        if article is None:
+            return
+        units.setdefault((article, None, None), []).append(line)
+        if clause is not None:
+            units.setdefault((article, clause, None), []).append(line)
+            if point is not None:
+                units.setdefault((article, clause, point), []).append(line)
+
+    for raw in lines:
+        line = raw.strip()
+        if prefix and line.startswith(prefix):
+            line = line[len(prefix):].strip()
+        if not line:
+            continue
+        if depth > 0 and not _next_outer(line, article, clause, point):
+            add(line)
+            depth = max(0, depth + _balance(line))
+            continue
+        if line.startswith("“"):
+            add(line)
+            depth = max(0, _balance(line))
+            continue
+        m = _ARTICLE.match(line)
+        if m:
+            article, clause, point = m.group(1).lower(), None, None
+            rest = m.group(2)
+            inline = _INLINE_CLAUSE.search(rest)
+            heading = rest[: inline.start()] if inline else rest
+            if (article, None, None) not in units:
+                headings[article] = heading.strip().rstrip(".")
+                units[(article, None, None)] = [f"Điều {m.group(1)}. {heading.strip()}"]
+            if inline:
+                clause = inline.group(1).lower()
+                body = f"{clause}. {rest[inline.end():]}"
+                units[(article, clause, None)] = []
+                add(body)
+                depth = max(0, _balance(body))
+            continue
+        if _CHAPTER.match(line):
+            article, clause, point = None, None, None
+            continue
+        if article is None:
+            continue
+        m = _CLAUSE.match(line)
+        if m:
+            clause, point = m.group(1).lower(), None
+            units[(article, clause, None)] = []
+            add(line)
+            depth = max(0, _balance(line))
+            continue
+        m = _POINT.match(line)
+        if m and clause is not None:
+            point = m.group(1).lower()
+            units[(article, clause, point)] = []
+        add(line)
+        depth = max(0, _balance(line))
+    eff = None
+    for m in _EFFECTIVE.finditer(text):
+        try:
+            eff = date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
+        except ValueError:
+            continue
+    return TextUnits({a: "\n".join(v) for a, v in units.items() if v}, headings, eff, name)
+
+
+_INSTRUCTION = re.compile(r"\b(sửa đổi|bổ sung|bãi bỏ|thay thế|bỏ|thay|hủy bỏ)\b", re.IGNORECASE)
+_LETTERS = "abcdđefghiklmnopqrstuvxy"
+
+
+def _next_outer(line: str, article: str | None, clause: str | None, point: str | None) -> bool:
+    """A line inside an unclosed quotation that is, in fact, the amending text's own next unit:
+    the next article, or the next clause or point stating an instruction (a quotation mark the
+    text forgot to close must not swallow the rest of the document)."""
+    m = _ARTICLE.match(line)
+    if m and article and article.isdigit() and m.group(1).isdigit():
+        return int(m.group(1)) == int(article) + 1
+    if not _INSTRUCTION.search(line[:80]):
+        return False
+    m = _CLAUSE.match(line)
+    if m and clause and clause.isdigit() and m.group(1).isdigit():
+        return int(m.group(1)) == int(clause) + 1
+    m = _POINT.match(line)
+    if m and point and point in _LETTERS and _LETTERS.index(point) + 1 < len(_LETTERS):
+        return m.group(1) == _LETTERS[_LETTERS.index(point) + 1]
+    return False
+
+
+def _balance(line: str) -> int:
+    return line.count("“") - line.count("”")
+
+
+def new_wording(instruction: str, target: Address, previous: str | None) -> tuple[str | None, str]:
+    """The wording an amending unit's text gives ``target``, and how it was read
+    (``quoted`` / ``phrase`` / a reason it could not be)."""
+    quotes = [q.strip() for q in _QUOTE.findall(instruction) if q.strip()]
+    label = normalise_label(address_label(target))
+    own = [q for q in quotes if normalise_label(q).startswith(label)]
+    if len(own) == 1:
+        return own[0], "quoted"
+    if len(own) > 1:
+        return None, "several quoted wordings carry the unit's label"
+    sub = _SUBSTITUTE.search(instruction)
+    if sub and previous:
+        old, new = sub.group(1).strip(), sub.group(2).strip()
+        if old in previous:
+            return previous.replace(old, new), "phrase"
+        return None, "substituted phrase not in the previous wording"
+    rem = _REMOVE.search(instruction)
+    if rem and previous:
+        old = rem.group(1).strip()
+        if old in previous:
+            return " ".join(previous.replace(old, "").split()), "phrase"
+        return None, "removed phrase not in the previous wording"
+    if quotes:
+        return None, "no quoted wording starts with the unit's label (part of the unit changed)"
+    return None, "the amending unit quotes no wording"
+
+
+def normalise_label(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", text).lower().split())
+
+
+# -- timelines ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Wording:
+    """One wording of a unit and the day it starts (None: the document's own text)."""
+
+    text: str | None  # None: the unit does not exist (not yet inserted, or repealed)
+    start: date | None
+    source: str       # "original", or the amending document and unit
+
+
+@dataclass
+class Timeline:
+    """The wordings of one unit in date order."""
+
+    doc: str                 # the amended document's name from pairs.json
+    doc_number: str
+    address: Address
+    heading: str
+    wordings: list[Wording]
+    kinds: list[str]         # one per change (amended, replaced, supplemented, repealed, inserted)
+    tier: str
+
+    def at(self, day: date) -> int:
+        """Index of the wording in force on ``day``."""
+        idx = 0
+        for i, w in enumerate(self.wordings):
+            if w.start is None or w.start <= day:
+                idx = i
+        return idx
+
+
+@dataclass
+class Gold:
+    """What a pair folder yields: the timelines, the files to load, and the skipped edges."""
+
+    timelines: list[Timeline]
+    files: list[Path]
+    skipped: Counter[str] = field(default_factory=Counter)
+    pairs: int = 0
+    edges: int = 0
+
+
+def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
+    """Read ``folder`` (vn-amend-dev layout) into timelines; ``tier`` keeps one tier's pairs.
+
+    Raises:
+        GoldError: ``pairs.json`` is missing, not JSON, or has no pairs (of that tier).
+    """
+    meta = folder / "pairs.json"
+    if not meta.is_file():
+        raise GoldError(f"{folder}: no pairs.json (expected the vn-amend-dev layout)")
+    try:
+        pairs = json.loads(meta.read_text(encoding="utf-8"))["pairs"]
+    except (ValueError, KeyError, TypeError) as err:
+        raise GoldError(f"{meta}: not a pairs file ({err})") from err
+    if not isinstance(pairs, list):
+        raise GoldError(f"{meta}: 'pairs' is not a list")
+    pairs = [p for p in pairs if isinstance(p, dict) and (tier is None or p.get("tier") == tier)]
+    if not pairs:
+        raise GoldError(f"{meta}: no pairs{f' of tier {tier!r}' if tier else ''}")
+    texts: dict[Path, TextUnits] = {}
+    files: list[Path] = []
+    skipped: Counter[str] = Counter()
+    # (amended file, address) -> list of (date, kind, by wording source, amending file, by_unit)
+    changes: dict[tuple[Path, Address], list[tuple[date, str, Path, str, str, dict[str, str]]]] = {}
+    edges = 0
+
+    def text_of(path: Path) -> TextUnits | None:
+        if path not in texts:
+            try:
+                texts[path] = read_units(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                return None
+        return texts[path]
+
+    for p in pairs:
+        try:
+            amended = folder / p["amended_file"]
+            amending = folder / p["amending_file"]
+            gold_path = folder / p["gold_file"]
+        except (KeyError, TypeError):
+            skipped["pair without amended_file / amending_file / gold_file"] += 1
+            continue
+        if text_of(amended) is None or text_of(amending) is None or not gold_path.is_file():
+            skipped["pair whose text or gold file cannot be read"] += 1
+            continue
+        files.extend(f for f in (amended, amending) if f not in files)
+        inserted = {normalise_label(u) for u in p.get("inserted_units_blanked_in_amended") or []}
+        meta_p = {"doc": str(p.get("amended_doc") or amended.stem),
+                  "number": str(p.get("amended_number") or ""), "tier": str(p.get("tier") or "")}
+        for line in gold_path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            edges += 1
+            try:
+                e = json.loads(line)
+                unit, kind, by_unit = e["target_unit"], e["kind"], e["by_unit"]
+            except (ValueError, KeyError, TypeError):
+                skipped["malformed gold line"] += 1
+                continue
+            addr = parse_address(str(unit))
+            if addr is None:
+                skipped["target above the article (chapter, section, annex, document)"] += 1
+                continue
+            if kind not in KINDS:
+                skipped[f"kind {kind!r}"] += 1
+                continue
+            if e.get("verify") == "no_match":
+                skipped["gold's own check found no match (verify no_match)"] += 1
+                continue
+            try:
+                day = date.fromisoformat(str(e.get("effective_from")))
+            except ValueError:
+                skipped["no effective date"] += 1
+                continue
+            by = parse_address(str(by_unit or ""))
+            if by is None:
+                skipped["amending unit not an article, clause or point"] += 1
+                continue
+            how = "inserted" if kind == "bổ sung" and normalise_label(str(unit)) in inserted \
+                else KINDS[kind]
+            changes.setdefault((amended, addr), []).append(
+                (day, how, amending, str(by_unit), str(e.get("subject") or ""), meta_p))
+    timelines: list[Timeline] = []
+    for (amended, addr), evs in changes.items():
+        base = texts[amended]
+        evs = sorted(evs, key=lambda ev: ev[0])
+        own = base.units.get(addr)
+        if evs[0][1] == "inserted":
+            own = None
+        elif own is None:
+            skipped["unit not found in the amended text"] += len(evs)
+            continue
+        wordings = [Wording(own, None, "original")]
+        kinds: list[str] = []
+        for day, how, amending, by_unit, _subject, _meta in evs:
+            if wordings[-1].start == day:
+                skipped["two changes of the unit on one day"] += 1
+                continue
+            src = f"{texts[amending].name or amending.stem}: {by_unit}"
+            if how == "repealed":
+                wordings.append(Wording(None, day, src))
+                kinds.append(how)
+                continue
+            by_addr = parse_address(by_unit)
+            instruction = texts[amending].units.get(by_addr) if by_addr else None
+            if instruction is None:
+                skipped["amending unit not found in the amending text"] += 1
+                break
+            text, how_read = new_wording(instruction, addr, wordings[-1].text)
+            if text is None:
+                skipped[how_read] += 1
+                break
+            wordings.append(Wording(text, day, src))
+            kinds.append(how)
+        if len(wordings) < 2:
+            continue
+        meta_p = evs[0][5]
+        heading = base.headings.get(addr[0], "")
+        if not heading:
+            first = next((w.text for w in wordings if w.text), "")
+            m = _ARTICLE.match(first.splitlines()[0]) if first else None
+            heading = m.group(2).strip() if m else ""
+        timelines.append(Timeline(meta_p["doc"], meta_p["number"], addr, heading, wordings, kinds,
+                                  meta_p["tier"]))
+    timelines.sort(key=lambda t: (t.doc, [a or "" for a in t.address]))
+    return Gold(timelines, files, skipped, len(pairs), edges)
+
+
+# -- questions ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Question:
+    """One dated question and its gold: the index of the wording in force (None: none is)."""
+
+    id: str
+    text: str
+    as_of: date
+    phase: Phase
+    phrasing: str
+    timeline: int            # index into Gold.timelines
+    expected: int | None     # index into that timeline's wordings, None when no wording applies
+    change_kind: str
+    paraphrased_by: str | None = None
+    template: str | None = None
+
+
+def _content_words(texts: Sequence[str | None], n: int = 14) -> str:
+    """Words every given wording shares, in the order of the first (its label removed)."""
+    present = [t for t in texts if t]
+    if not present:
+        return ""
+    first = normalise(present[0]).split()
+    others = [set(normalise(t).split()) for t in present[1:]]
+    words = [w for w in first if all(w in o for o in others)]
+    return " ".join(words[:n])
+
+
+def phrase(tl: Timeline, day: date, phrasing: str, texts: Sequence[str | None]) -> str:
+    """A Vietnamese question about the unit's content at ``day``, in one of ``PHRASINGS``."""
+    d = day.strftime("%d/%m/%Y")
+    heading = tl.heading or "nội dung này"
+    if phrasing == "heading":
+        return f"Tại ngày {d}, quy định về {heading.lower()} là gì?"
+    if phrasing == "content":
+        words = _content_words(texts) or heading.lower()
+        return f"Theo quy định áp dụng ngày {d}, {words} được quy định như thế nào?"
+    return (f"{cite(tl.address)} {tl.doc} ({heading.lower()}) quy định như thế nào "
+            f"tại ngày {d}?")
+
+
+def generate_questions(gold: Gold, *, seed: int = 0, phrasings_per_date: int = 1
+                       ) -> list[Question]:
+    """For every change of every timeline: a question the day before it, on its day, and after
+    it (half-way to the next change, at most ``AFTER_MAX_DAYS``), each in
+    ``phrasings_per_date`` of the ``PHRASINGS`` drawn with ``seed``."""
+    rng = random.Random(seed)
+    out: list[Question] = []
+    for ti, tl in enumerate(gold.timelines):
+        for ci in range(1, len(tl.wordings)):
+            start = tl.wordings[ci].start
+            assert start is not None
+            nxt = tl.wordings[ci + 1].start if ci + 1 < len(tl.wordings) else None
+            gap = AFTER_MAX_DAYS if nxt is None else min(AFTER_MAX_DAYS, (nxt - start).days // 2)
+            days: list[tuple[Phase, date]] = [("before", start - timedelta(days=1)),
+                                              ("on", start)]
+            if gap >= 1:
+                days.append(("after", start + timedelta(days=gap)))
+            texts = [w.text for w in tl.wordings]
+            for phase_, day in days:
+                idx = tl.at(day)
+                expected = idx if tl.wordings[idx].text is not None else None
+                for phrasing in rng.sample(PHRASINGS, k=min(phrasings_per_date, len(PHRASINGS))):
+                    qid = f"t{ti}.c{ci}.{phase_}.{phrasing}"
+                    out.append(Question(qid, phrase(tl, day, phrasing, texts), day, phase_,
+                                        phrasing, ti, expected, tl.kinds[ci - 1]))
+    return out
+
+
+def sample_questions(questions: Iterable[Question], limit: int | None, seed: int = 0
+                     ) -> list[Question]:
+    """At most ``limit`` questions drawn with ``seed`` (all when None), in their first order."""
+    qs = list(questions)
+    if limit is None or limit >= len(qs):
+        return qs
+    keep = set(random.Random(seed).sample(range(len(qs)), limit))
+    return [q for i, q in enumerate(qs) if i in keep]

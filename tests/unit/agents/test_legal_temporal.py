@@ -1,0 +1,133 @@
+"""The temporal benchmark's gold reader, question generation and scoring (no database)."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from hopgraph.agents.legal import GoldError, generate_questions, read_pairs, sample_questions
+from hopgraph.agents.legal._temporal_eval import bootstrap_ci, judge, score, summarise
+from hopgraph.agents.legal._temporal_gold import new_wording, parse_address, read_units
+
+PAIRS = Path(__file__).parents[2] / "integration" / "temporal_pairs"
+
+PORTAL = """Luật Thử 2020
+Luật Thử 2020. Điều 4. Giải thích từ ngữ
+1. “Cây giống” là cây con.
+2. Vườn ươm là nơi gieo hạt.
+Luật Thử 2020. Điều 5. Quyền
+Chủ vườn có quyền sau đây:
+a) Bán cây;
+b) Đổi cây.
+"""
+
+AMENDING = """Luật Sửa 2021
+Điều 1. Sửa đổi, bổ sung Luật Thử 2020
+1. Sửa đổi, bổ sung khoản 2 Điều 4 như sau:
+“2. Vườn ươm là nơi gieo hạt và chăm cây con.
+3. Dòng này thuộc lời văn được trích, không phải khoản của luật sửa.”
+2. Bãi bỏ điểm b khoản 1 Điều 5.
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2021.
+"""
+
+
+def test_reader_strips_the_portal_prefix_and_keeps_quotes_inside_their_unit() -> None:
+    base = read_units(PORTAL)
+    assert base.units[("4", "2", None)] == "2. Vườn ươm là nơi gieo hạt."
+    assert base.headings["5"] == "Quyền"
+    # a quotation inside a clause does not open a quoted block
+    assert ("4", "1", None) in base.units and ("4", "2", None) in base.units
+    am = read_units(AMENDING)
+    first = am.units[("1", "1", None)]
+    assert "3. Dòng này" in first and ("1", "3", None) not in am.units
+    assert ("1", "2", None) in am.units and ("2", None, None) in am.units
+    assert am.effective == date(2021, 7, 1)
+
+
+def test_new_wording_is_the_quote_with_the_units_label_or_the_substituted_phrase() -> None:
+    am = read_units(AMENDING)
+    text, how = new_wording(am.units[("1", "1", None)], ("4", "2", None), "2. Vườn ươm là …")
+    assert how == "quoted" and text is not None and text.startswith("2. Vườn ươm là nơi gieo hạt và")
+    text, how = new_wording("Thay thế cụm từ “cấp huyện” bằng cụm từ “cấp tỉnh” tại khoản 1.",
+                            ("3", "1", None), "1. Nộp tại cấp huyện.")
+    assert (text, how) == ("1. Nộp tại cấp tỉnh.", "phrase")
+    text, how = new_wording("Sửa đổi điểm c khoản 1 như sau: “c) Khác.”", ("3", "1", None), "x")
+    assert text is None and "label" in how
+    assert parse_address("Điểm a Khoản 1 Điều 3") == ("3", "1", "a")
+    assert parse_address("Chương IV") is None
+
+
+def test_questions_come_from_the_files_with_fixed_seeds() -> None:
+    gold = read_pairs(PAIRS)
+    assert gold.pairs == 1 and gold.edges == 4 and not gold.skipped
+    kinds = sorted(k for t in gold.timelines for k in t.kinds)
+    assert kinds == ["amended", "inserted", "repealed", "replaced"]
+    qs = generate_questions(gold, seed=3)
+    assert qs == generate_questions(gold, seed=3)
+    assert len(qs) == 12 and {q.phase for q in qs} == {"before", "on", "after"}
+    inserted = next(i for i, t in enumerate(gold.timelines) if t.kinds == ["inserted"])
+    repealed = next(i for i, t in enumerate(gold.timelines) if t.kinds == ["repealed"])
+    by = {(q.timeline, q.phase): q for q in qs}
+    assert by[(inserted, "before")].expected is None and by[(inserted, "on")].expected == 1
+    assert by[(repealed, "before")].expected == 0 and by[(repealed, "after")].expected is None
+    assert by[(inserted, "before")].as_of == date(2021, 6, 30)
+    assert by[(inserted, "after")].as_of == date(2022, 7, 1)
+    assert all("/20" in q.text for q in qs)  # every phrasing states the date
+    three = generate_questions(gold, seed=3, phrasings_per_date=3)
+    assert len(three) == 36 and {q.phrasing for q in three} == {"heading", "content", "reference"}
+    sample = sample_questions(three, 5, seed=1)
+    assert len(sample) == 5 and sample == sample_questions(three, 5, seed=1)
+
+
+def test_judge_tells_the_old_wording_from_the_new() -> None:
+    old = "2. Diện tích tối thiểu là 500 mét vuông."
+    new = "2. Diện tích tối thiểu là 1.000 mét vuông, trong đó khu che bóng chiếm một phần ba."
+    assert judge("Diện tích tối thiểu là 500 mét vuông", [old, new]) == 0
+    assert judge("“2. Diện tích tối thiểu là 1.000 mét vuông, trong đó khu che bóng chiếm "
+                 "một phần ba.”", [old, new]) == 1
+    assert judge("Điều 9. Một điều khác hẳn về phí kiểm tra hằng năm", [old, new]) is None
+    article = "Điều 2. Điều kiện\n1. Có nguồn nước tưới ổn định và thoát nước.\n" + new
+    assert judge(article, [old, new]) == 1  # containment for a longer served text
+
+
+def test_scoring_counts_stale_premature_and_repealed() -> None:
+    gold = read_pairs(PAIRS)
+    qs = generate_questions(gold, seed=0)
+    amended = next(i for i, t in enumerate(gold.timelines) if t.kinds == ["amended"])
+    repealed = next(i for i, t in enumerate(gold.timelines) if t.kinds == ["repealed"])
+    old, new = (w.text for w in gold.timelines[amended].wordings)
+    assert old is not None and new is not None
+    after = next(q for q in qs if q.timeline == amended and q.phase == "after")
+    before = next(q for q in qs if q.timeline == amended and q.phase == "before")
+    o = score(after, gold, [old, new], abstained=False)
+    assert (o.right1, o.right5, o.stale, o.premature) == (False, True, True, False)
+    o = score(before, gold, [new], abstained=False)
+    assert (o.right1, o.right5, o.stale, o.premature) == (False, False, False, True)
+    gone = next(q for q in qs if q.timeline == repealed and q.phase == "on")
+    text = gold.timelines[repealed].wordings[0].text
+    assert text is not None
+    o = score(gone, gold, [text], abstained=False)
+    assert o.repealed_applicable and o.stale
+    outs = [score(after, gold, [new], abstained=False), score(before, gold, [old], abstained=False)]
+    s = summarise([after, before], gold, outs)
+    assert s["n"] == 2 and s["top1"] == 1.0 and s["stale_rate"] == 0.0
+    assert s["premature_rate"] == 0.0 and s["denominators"]["stale_rate"] == 1
+
+
+def test_bootstrap_interval_is_seeded_and_brackets_the_mean() -> None:
+    vals = [True] * 30 + [False] * 10
+    lo, hi = bootstrap_ci(vals, seed=0) or (0, 0)
+    assert (lo, hi) == bootstrap_ci(vals, seed=0)
+    assert lo < 0.75 < hi
+    assert bootstrap_ci([]) is None
+
+
+def test_a_folder_without_pairs_json_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(GoldError, match=r"no pairs\.json"):
+        read_pairs(tmp_path)
+    (tmp_path / "pairs.json").write_text("{\"pairs\": []}", encoding="utf-8")
+    with pytest.raises(GoldError, match="no pairs"):
+        read_pairs(tmp_path)
