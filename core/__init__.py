@@ -21,7 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hopgraph._front import Hopgraph, embedder_from_settings
+    from hopgraph._http import create_app, run_http_server
+    from hopgraph._http_guard import GuardSettings
     from hopgraph._mcp import MCP_TRANSPORTS, build_mcp_server, run_mcp_server
+    from hopgraph._service import RequestError, Service
     from hopgraph.agents.biomed import BioAnswer
     from hopgraph.agents.legal import Answer
     from hopgraph.agents.sentences import SentenceAnswer, SentenceRetrieval
@@ -31,9 +34,10 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 __all__ = [
-    "MCP_TRANSPORTS", "Answer", "BioAnswer", "Evidence", "Hopgraph", "LegalContext",
-    "SentenceAnswer", "SentenceRetrieval", "Settings", "Validity", "__version__",
-    "build_mcp_server", "embedder_from_settings", "run_mcp_server",
+    "MCP_TRANSPORTS", "Answer", "BioAnswer", "Evidence", "GuardSettings", "Hopgraph",
+    "LegalContext", "RequestError", "SentenceAnswer", "SentenceRetrieval", "Service", "Settings",
+    "Validity", "__version__", "build_mcp_server", "create_app", "embedder_from_settings",
+    "run_http_server", "run_mcp_server",
 ]
 # Imported on first use: the typed results of the front door, the shared evidence shape and the
 # MCP server.
@@ -43,7 +47,11 @@ _RESULTS = {"Evidence": "hopgraph.results", "Validity": "hopgraph.results",
             "SentenceAnswer": "hopgraph.agents.sentences",
             # the MCP server over a Hopgraph (``hopgraph mcp``)
             "MCP_TRANSPORTS": "hopgraph._mcp", "build_mcp_server": "hopgraph._mcp",
-            "run_mcp_server": "hopgraph._mcp"}
+            "run_mcp_server": "hopgraph._mcp",
+            # the HTTP API and web app (``hopgraph serve``), its guard, the shared checks
+            "create_app": "hopgraph._http", "run_http_server": "hopgraph._http",
+            "GuardSettings": "hopgraph._http_guard", "RequestError": "hopgraph._service",
+            "Service": "hopgraph._service"}
 
 
 def __getattr__(name: str) -> Any:

@@ -1,31 +1,219 @@
-"""An MCP server over a :class:`~hopgraph.Hopgraph`: read-only tools any MCP client can call.
+"""An MCP server over a :class:`~hopgraph.Hopgraph`: read-only tools that teach their caller.
 
-Tools: ``legal_retrieve``, ``legal_trace``, ``legal_consolidate``, ``biomed_region``,
-``sentences_retrieve`` and ``graph_status``. None writes to the graph (each carries the
-``readOnlyHint`` annotation), none calls an LLM: the client's own model reasons over the
-evidence, which comes with ids, citations, validity and provenance; every evidence tool also
-returns its items in the shared shape of :class:`hopgraph.results.Evidence` (``evidence``; for
-``sentences_retrieve``, whose own ``evidence`` field predates it, ``evidence_items``). Needs the ``mcp`` package
+Tools: ``legal_retrieve`` (with filters), ``legal_trace``, ``legal_unit`` (a unit's validity
+badge and version timeline), ``legal_consolidate`` (paged), ``legal_diff`` (paged),
+``legal_coverage``, ``biomed_region``, ``sentences_retrieve`` and ``graph_status``. None writes
+to the graph (each carries the ``readOnlyHint`` annotation), none calls an LLM: the client's own
+model reasons over the evidence, which comes with ids, citations, validity and provenance; every
+evidence tool also returns its items in the shared shape of :class:`hopgraph.results.Evidence`
+(``evidence``; for ``sentences_retrieve``, whose own ``evidence`` field predates it,
+``evidence_items``).
+
+A client can correct its own calls: every parameter has a description and declared bounds (the
+CLI's, from :mod:`hopgraph._service`), every output a schema, every refusal reaches the client as
+the SDK's ``ToolError`` with its reason (``doc_id: no document '12/2017/NĐ-MAU' in the graph …;
+did you mean 12/2016/NĐ-MAU?``) rather than a bare "Error executing tool", and the examples in
+the tool descriptions are ids the graph holds. Needs the ``mcp`` package
 (``pip install 'hopgraph[mcp]'``).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: the SDK reads each tool's annotations at
+# registration, and the parameter types are built inside build_mcp_server (their descriptions
+# name ids of the loaded graph), where a string annotation could not be resolved.
+import functools
+from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from pydantic import BaseModel, ConfigDict, Field
 
-from hopgraph.errors import ConfigError
-from hopgraph.questions import validate_question
+from hopgraph._service import (
+    DEFAULT_K,
+    DEFAULT_PAGE_LIMIT,
+    K_MAX,
+    K_MIN,
+    MAX_UNIT_IDS,
+    PAGE_LIMIT_MAX,
+    Service,
+)
+from hopgraph.errors import ConfigError, HopgraphError
+from hopgraph.questions import MAX_QUESTION_CHARS
 
 if TYPE_CHECKING:
     from hopgraph._front import Hopgraph
-    from hopgraph.results import Evidence
 
 MCP_TRANSPORTS = ("stdio", "streamable-http")
 SERVER_NAME = "hopgraph"
+_T = TypeVar("_T")
 
 
-def build_mcp_server(hg: Hopgraph) -> Any:
+def server_version() -> str:
+    """The installed hopgraph package's version (the MCP server reports it)."""
+    try:
+        return version("hopgraph")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        from hopgraph import __version__
+
+        return __version__
+
+
+# --- output schemas (declared fields; extra fields allowed) -----------------------------------
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class EvidenceOut(_Open):
+    """One piece of evidence in the shared shape (hopgraph.results.Evidence)."""
+
+    domain: str
+    id: str = Field(description="graph id: legal unit id, triplet id or sentence id")
+    text: str
+    role: str
+    score: float | None = None
+    citation: str | None = Field(None, description="human citation, e.g. 'Khoản 2 Điều 3 "
+                                 "Nghị định số 12/2016/NĐ-CP'")
+    validity: str | None = Field(None, description="legal only: in_force, "
+                                 "in_force_date_unknown or not_in_force at the as-of date")
+    validity_note: str | None = None
+    provenance: str | None = None
+
+
+class LegalContextOut(_Open):
+    """Legal evidence at a date: items (seeds, successors, references, provenance)."""
+
+    question: str
+    as_of: str = Field(description="the date validity was judged at (YYYY-MM-DD)")
+    items: list[dict[str, Any]] = Field(description="context items with node_id, citation, "
+                                        "role, applicable, validity_note, text, path")
+    evidence: list[EvidenceOut]
+    reason_if_empty: str | None = None
+
+
+class UnitOut(_Open):
+    """A unit at a date: its badge and every wording with its dates."""
+
+    id: str
+    citation: str | None
+    document: str
+    as_of: str
+    state: str = Field(description="in_force, amended, not_yet, date_unknown or repealed")
+    badge: str = Field(description="the state in Vietnamese (đang áp dụng, đã được sửa đổi, "
+                       "chưa có hiệu lực, ngày hiệu lực chưa xác định, bãi bỏ)")
+    text: str = Field(description="the wording in force at as_of (empty when repealed or not "
+                      "yet in force)")
+    timeline: list[dict[str, Any]] = Field(description="every wording, oldest first: text, "
+                                           "valid_from, valid_to, made_by, current")
+    fictional: bool
+
+
+class PageOut(_Open):
+    """One page of a longer list: ``total`` items, this page from ``offset``."""
+
+    doc_id: str
+    name: str = Field(description="the document's Vietnamese name")
+    fictional: bool = Field(description="a shipped fictional sample (id ending in -MAU)")
+    total: int
+    offset: int
+    limit: int
+    next_offset: int | None = Field(description="offset of the next page; null on the last")
+
+
+class ConsolidatedOut(PageOut):
+    """A page of a document's units as in force at a date (văn bản hợp nhất)."""
+
+    as_of: str
+    notes: list[str]
+    changed: int = Field(description="units changed by amendments at the date (whole document)")
+    units: list[dict[str, Any]] = Field(description="id, label, level, depth, state, text, mark "
+                                        "(the instruction and date that changed it)")
+
+
+class DiffOut(PageOut):
+    """A page of the units whose wording differs between two dates."""
+
+    date_from: str
+    date_to: str
+    changes: list[dict[str, Any]] = Field(description="id, label ('Khoản 2 Điều 3'), kind "
+                                          "(added, removed, changed), before, after, change")
+
+
+class CoverageOut(_Open):
+    """What the graph covers."""
+
+    documents: list[dict[str, Any]] = Field(description="each loaded document: id, name, type, "
+                                            "title, issue/effective dates, status, units, "
+                                            "change_dates, fictional")
+    first_date: str | None
+    last_date: str | None
+    missing: list[dict[str, Any]] = Field(description="documents named by loaded ones but not "
+                                          "loaded: doc_id, relations, named_by")
+    fictional_samples: int
+
+
+class RegionOut(_Open):
+    """A biomedical region subgraph."""
+
+    question: str
+    triplets: list[dict[str, Any]]
+    evidence: list[EvidenceOut]
+
+
+class SentencesOut(_Open):
+    """Evidence sentences with their paths."""
+
+    question: str
+    sufficient: bool
+    evidence_items: list[EvidenceOut]
+    evidence: list[dict[str, Any]]
+
+
+class StatusOut(_Open):
+    """The Neo4j server behind the tools."""
+
+    version: str | None = None
+    edition: str | None = None
+    nodes: int | None = None
+
+
+# --- tools ---------------------------------------------------------------------------------------
+
+
+def _examples(service: Service) -> tuple[str, str]:
+    """A loaded document id and a unit id of it (the most amended document), for the tools'
+    descriptions; generic forms when the graph is empty or unreachable."""
+    try:
+        docs = service.catalogue.documents()
+    except HopgraphError:
+        docs = {}
+    if not docs:
+        return "<document number, e.g. 12/2016/NĐ-CP>", "<document>:<path, e.g. D3.K2>"
+    doc = max(docs.values(), key=lambda d: (len(d.change_dates), d.units, d.id))
+    try:
+        changed = service.hg.legal.consolidate(doc.id).changed_units()
+    except HopgraphError:
+        changed = []
+    unit = next((u.id for u in changed if u.level in ("Clause", "Point")),
+                changed[0].id if changed else f"{doc.id}:D1")
+    return doc.id, unit
+
+
+def _reasons(fn: Callable[..., _T]) -> Callable[..., _T]:
+    """Every anticipated failure reaches the client as a ``ToolError`` carrying its reason."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> _T:
+        try:
+            return fn(*args, **kwargs)
+        except HopgraphError as e:
+            raise ToolError(str(e)) from e
+
+    return wrapper
+
+
+def build_mcp_server(hg: "Hopgraph") -> Any:
     """The MCP server (``mcp.server.mcpserver.MCPServer``) whose tools query ``hg``.
 
     Args:
@@ -40,93 +228,155 @@ def build_mcp_server(hg: Hopgraph) -> Any:
     except ImportError as e:
         raise ConfigError("hopgraph mcp needs the mcp package: pip install 'hopgraph[mcp]'") from e
 
+    service = Service(hg)
+    doc_ex, unit_ex = _examples(service)
     server: Any = MCPServer(
-        SERVER_NAME,
+        SERVER_NAME, version=server_version(), log_level="WARNING",
         instructions=("Graph-grounded evidence from a Neo4j graph: Vietnamese regulations with "
                       "validity at a date, biomedical triplets (PrimeKG), sentence graphs. "
-                      "Every tool is read-only; cite the ids and citations it returns."),
+                      "Every tool is read-only; cite the ids and citations it returns. Start "
+                      "with legal_coverage to see which documents and dates the graph holds. "
+                      f"Example document: {doc_ex}; example unit: {unit_ex}. Dates are "
+                      "YYYY-MM-DD or dd/mm/yyyy; ids ending in -MAU are fictional samples."),
     )
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False,
                                 idempotent_hint=True, open_world_hint=False)
+    tool = functools.partial(server.tool, annotations=read_only)
 
-    @server.tool(annotations=read_only)
-    def legal_retrieve(question: str, as_of: str | None = None, k: int = 5) -> dict[str, Any]:
-        """Legal evidence for a (Vietnamese) question at a date (YYYY-MM-DD, default today):
-        seed provisions, the wording in force after amendments, references and provenance,
-        each with its citation and validity note."""
-        if not 1 <= k <= 50:
-            raise ValueError(f"k must be between 1 and 50, got {k}")
-        context = hg.legal.retrieve(validate_question(question), as_of=as_of, k=k)
-        return {**context.to_dict(), "evidence": _evidence(context.to_evidence())}
+    Question = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION_CHARS, description=(
+        f"the question, at most {MAX_QUESTION_CHARS} characters, with at least one word"))]
+    AsOf = Annotated[str | None, Field(description=(
+        "the date validity is judged at: YYYY-MM-DD or dd/mm/yyyy; today when omitted"))]
+    DocId = Annotated[str, Field(min_length=1, max_length=200, description=(
+        f"a loaded document's number, e.g. '{doc_ex}' (ND/NĐ and case are normalised; "
+        "legal_coverage lists them)"))]
+    Offset = Annotated[int, Field(ge=0, description="first item of the page (0-based)")]
+    Limit = Annotated[int, Field(ge=1, le=PAGE_LIMIT_MAX, description=(
+        f"items per page, 1..{PAGE_LIMIT_MAX}"))]
+    Names = Annotated[list[str] | None, Field(description="keep only these (case-insensitive)")]
 
-    @server.tool(annotations=read_only)
-    def legal_trace(unit_ids: list[str], as_of: str | None = None) -> dict[str, Any]:
-        """Validity at a date of given provisions (ids like '15/2023/QH15:D5.K2.a'): the
-        wording in force, what amended or repealed them, references and provenance."""
-        if not unit_ids or len(unit_ids) > 50:
-            raise ValueError("give between 1 and 50 unit ids")
-        context = hg.legal.trace(unit_ids, as_of=as_of)
-        return {**context.to_dict(), "evidence": _evidence(context.to_evidence())}
+    @tool(description=(
+        "Legal evidence for a (Vietnamese) question at a date: seed provisions, the wording in "
+        "force after amendments, references and provenance, each with its citation and "
+        "validity note. Filters apply to the candidates before fusion."))
+    @_reasons
+    def legal_retrieve(
+        question: Question, as_of: AsOf = None,
+        k: Annotated[int, Field(ge=K_MIN, le=K_MAX, description=(
+            f"seed provisions to retrieve, {K_MIN}..{K_MAX}"))] = DEFAULT_K,
+        doc_types: Annotated[list[str] | None, Field(description=(
+            "keep documents of these types, e.g. ['Nghị định', 'Luật']"))] = None,
+        issuers: Names = None,
+        doc_ids: Annotated[list[str] | None, Field(description=(
+            f"keep these documents, e.g. ['{doc_ex}']"))] = None,
+    ) -> LegalContextOut:
+        return LegalContextOut.model_validate(service.legal_retrieve(
+            question, as_of, k, doc_types, issuers, doc_ids))
 
-    @server.tool(annotations=read_only)
-    def legal_consolidate(doc_id: str, as_of: str | None = None) -> dict[str, Any]:
-        """A document (by number, e.g. '12/2016/NĐ-CP') as in force at a date: every unit in its
-        wording that day, changed units marked with the instruction and date that changed them."""
-        if not doc_id.strip():
-            raise ValueError("doc_id is empty")
-        return hg.legal.consolidate(doc_id.strip(), as_of).to_dict()
+    @tool(description=(
+        "Validity at a date of given provisions: the wording in force, what amended or "
+        "repealed them, references and provenance."))
+    @_reasons
+    def legal_trace(
+        unit_ids: Annotated[list[str], Field(min_length=1, max_length=MAX_UNIT_IDS, description=(
+            f"1..{MAX_UNIT_IDS} unit ids (<document>:<path>), e.g. ['{unit_ex}']"))],
+        as_of: AsOf = None,
+    ) -> LegalContextOut:
+        return LegalContextOut.model_validate(service.legal_trace(unit_ids, as_of))
 
-    @server.tool(annotations=read_only)
-    def biomed_region(question: str) -> dict[str, Any]:
-        """The biomedical region subgraph of an English question: the triplets (head, relation,
-        tail) around the entities it names, weighted by the question's domain and chosen by
-        weighted MMR."""
-        from hopgraph.agents.biomed import region_evidence
+    @tool(description=(
+        "One provision at a date: its validity badge (in force, amended, not yet in force, "
+        "start date unknown, repealed), the wording in force and its version timeline (each "
+        "wording, its dates and the instruction that made it)."))
+    @_reasons
+    def legal_unit(
+        unit_id: Annotated[str, Field(min_length=1, max_length=200, description=(
+            f"a unit id (<document>:<path>), e.g. '{unit_ex}'"))],
+        as_of: AsOf = None,
+    ) -> UnitOut:
+        return UnitOut.model_validate(service.legal_unit(unit_id, as_of))
 
-        region = hg.biomed.region(validate_question(question))
-        return {"question": region.question, "candidates": region.candidates,
-                "evidence": _evidence(region_evidence(region)),
-                "triplets": [{"head": t.head, "relation": t.relation, "tail": t.tail,
-                              "head_id": t.head_id, "tail_id": t.tail_id, "weight": t.weight,
-                              "score": round(t.mmr, 4), "text": t.text()}
-                             for t in region.triplets]}
+    @tool(description=(
+        "A document as in force at a date (văn bản hợp nhất), one page of units at a time: "
+        "each unit in its wording that day, changed units marked with the instruction and "
+        "date that changed them; total and next_offset say how to read on."))
+    @_reasons
+    def legal_consolidate(doc_id: DocId, as_of: AsOf = None, offset: Offset = 0,
+                          limit: Limit = DEFAULT_PAGE_LIMIT) -> ConsolidatedOut:
+        return ConsolidatedOut.model_validate(
+            service.legal_consolidate(doc_id, as_of, offset, limit))
 
-    @server.tool(annotations=read_only)
-    def sentences_retrieve(question: str) -> dict[str, Any]:
-        """Evidence sentences for an open-domain multi-hop question from the sentence graph,
-        each with the path of rhetorical and bridge relations that reached it."""
-        r = hg.sentences.retrieve(validate_question(question))
-        return {"question": question, "sufficient": r.sufficient,
-                "evidence_items": _evidence(r.to_evidence()),
-                "evidence": [{"id": e.id, "text": e.text, "score": round(e.score, 4),
-                              "path": list(e.path), "relations": list(e.relations)}
-                             for e in r.evidence]}
+    @tool(description=(
+        "What changed in a document between two dates, unit by unit (added, removed, changed "
+        "wording, with the instruction that changed it), paged."))
+    @_reasons
+    def legal_diff(
+        doc_id: DocId,
+        date_from: Annotated[str, Field(description="the earlier date, YYYY-MM-DD or dd/mm/yyyy")],
+        date_to: Annotated[str, Field(description="the later date, YYYY-MM-DD or dd/mm/yyyy")],
+        offset: Offset = 0, limit: Limit = DEFAULT_PAGE_LIMIT,
+    ) -> DiffOut:
+        return DiffOut.model_validate(
+            service.legal_diff(doc_id, date_from, date_to, offset, limit))
 
-    @server.tool(annotations=read_only)
-    def graph_status() -> dict[str, Any]:
-        """The Neo4j server behind the tools: version, edition, APOC / GDS, node count."""
-        return hg.status()
+    @tool(description=(
+        "What the regulations graph covers: every loaded document (type, title, dates, status, "
+        "unit count, the dates its wordings change), the overall date range, and documents "
+        "that loaded ones name but that are not loaded. Call it first."))
+    @_reasons
+    def legal_coverage() -> CoverageOut:
+        return CoverageOut.model_validate(service.legal_coverage())
+
+    @tool(description=(
+        "The biomedical region subgraph of an English question: the triplets (head, relation, "
+        "tail) around the entities it names, weighted by the question's domain and chosen by "
+        "weighted MMR."))
+    @_reasons
+    def biomed_region(question: Question) -> RegionOut:
+        return RegionOut.model_validate(service.biomed_region(question))
+
+    @tool(description=(
+        "Evidence sentences for an open-domain multi-hop question from the sentence graph, "
+        "each with the path of rhetorical and bridge relations that reached it."))
+    @_reasons
+    def sentences_retrieve(question: Question) -> SentencesOut:
+        return SentencesOut.model_validate(service.sentences_retrieve(question))
+
+    @tool(description="The Neo4j server behind the tools: version, edition, APOC / GDS, node "
+                      "count.")
+    @_reasons
+    def graph_status() -> StatusOut:
+        return StatusOut.model_validate(service.status())
 
     return server
 
 
-def _evidence(items: Sequence[Evidence]) -> list[dict[str, Any]]:
-    """Evidence in the shared shape (:class:`hopgraph.results.Evidence`), beside each tool's own
-    fields, so a client reads every domain the same way."""
-    return [e.to_dict() for e in items]
-
-
-def run_mcp_server(hg: Hopgraph, transport: str = "stdio", *, host: str = "127.0.0.1",
-                   port: int = 8000) -> None:
+def run_mcp_server(hg: "Hopgraph", transport: str = "stdio", *, host: str = "127.0.0.1",
+                   port: int = 8000, token: str | None = None) -> None:
     """Serve ``hg`` over ``stdio`` or ``streamable-http`` until the client goes away.
 
+    On streamable HTTP the same guard as ``hopgraph serve`` applies
+    (:func:`hopgraph._http_guard.guard`): loopback by default; any other host needs ``token``
+    (``HOPGRAPH_API_TOKEN``), which every request must carry as a bearer token; Host and Origin
+    headers are checked.
+
     Raises:
-        ConfigError: an unknown transport, or the ``mcp`` package is missing.
+        ConfigError: an unknown transport, a non-loopback host without a token, or the ``mcp``
+            package is missing.
     """
     if transport not in MCP_TRANSPORTS:
         raise ConfigError(f"MCP transport must be one of {MCP_TRANSPORTS}, got {transport!r}")
-    server = build_mcp_server(hg)
     if transport == "stdio":
-        server.run("stdio")
-    else:
-        server.run("streamable-http", host=host, port=port)
+        build_mcp_server(hg).run("stdio")
+        return
+    from hopgraph._http_guard import GuardSettings, guard, serve_asgi
+
+    settings = GuardSettings.for_host(host, port, token)
+    server = build_mcp_server(hg)
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    # hopgraph's guard checks Host, Origin and the token; the SDK's own check is off.
+    app = server.streamable_http_app(
+        host=host, transport_security=TransportSecuritySettings(
+            enable_dns_rebinding_protection=False))
+    serve_asgi(guard(app, settings), settings, what="MCP (streamable HTTP) at /mcp")

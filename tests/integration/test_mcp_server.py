@@ -20,8 +20,21 @@ from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 from .conftest import TEST_DATABASE, Server
 
 pytestmark = pytest.mark.integration
-TOOLS = {"legal_retrieve", "legal_trace", "legal_consolidate", "biomed_region",
-         "sentences_retrieve", "graph_status"}
+TOOLS = {"legal_retrieve", "legal_trace", "legal_consolidate", "legal_diff", "legal_unit",
+         "legal_coverage", "biomed_region", "sentences_retrieve", "graph_status"}
+# bad calls and the reason the client must read in the error (issue 25: a reason, not only
+# "Error executing tool")
+BAD_CALLS = {
+    "empty question": ("legal_retrieve", {"question": "   "}, "question: is empty"),
+    "bad date": ("legal_retrieve", {"question": "bảo hiểm", "as_of": "2024-13-01"},
+                 "as_of: '2024-13-01' is not a date"),
+    "k out of range": ("legal_retrieve", {"question": "bảo hiểm", "k": 0}, "greater than or equal to 1"),
+    "unknown document": ("legal_consolidate", {"doc_id": "12/2017/NĐ-MAU"},
+                         "did you mean 12/2016/NĐ-MAU"),
+    "dates reversed": ("legal_diff", {"doc_id": "12/2016/NĐ-MAU", "date_from": "2024-01-01",
+                                      "date_to": "2019-01-01"}, "is after date_to"),
+    "one string for a list": ("legal_trace", {"unit_ids": "12/2016/NĐ-MAU:D3.K2"}, "unit_ids"),
+}
 
 
 def _payload(result: Any) -> Any:
@@ -32,7 +45,7 @@ def _payload(result: Any) -> Any:
 async def _session_calls(params: StdioServerParameters) -> dict[str, Any]:
     out: dict[str, Any] = {}
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
+        out["init"] = await session.initialize()
         tools = (await session.list_tools()).tools
         out["tools"] = {t.name: t for t in tools}
         out["status"] = _payload(await session.call_tool("graph_status", {}))
@@ -48,6 +61,18 @@ async def _session_calls(params: StdioServerParameters) -> dict[str, Any]:
         out["region"] = _payload(await session.call_tool("biomed_region", {
             "question": "Which drug targets ABL1?"}))
         out["bad"] = await session.call_tool("legal_retrieve", {"question": "   "})
+        out["page"] = _payload(await session.call_tool("legal_consolidate", {
+            "doc_id": "12/2016/nd-mau", "as_of": "01/06/2024", "offset": 2, "limit": 3}))
+        out["diff"] = _payload(await session.call_tool("legal_diff", {
+            "doc_id": "12/2016/NĐ-MAU", "date_from": "2019-01-01", "date_to": "2024-06-01"}))
+        out["unit"] = _payload(await session.call_tool("legal_unit", {
+            "unit_id": "12/2016/NĐ-MAU:D3.K2", "as_of": "2024-06-01"}))
+        out["coverage"] = _payload(await session.call_tool("legal_coverage", {}))
+        out["filtered"] = _payload(await session.call_tool("legal_retrieve", {
+            "question": "Tỷ lệ thanh toán khi khám bệnh trái tuyến", "as_of": "2024-06-01",
+            "k": 3, "doc_ids": ["01/2015/QH-MAU"]}))
+        out["bad_calls"] = {name: await session.call_tool(tool, args)
+                            for name, (tool, args, _) in BAD_CALLS.items()}
     return out
 
 
@@ -80,3 +105,35 @@ def test_mcp_stdio_tools_answer_from_the_graph(runner: Neo4jRunner, schema_insta
         assert evidence and all(set(e) == shape and e["domain"] == domain for e in evidence), tool
     assert {e["id"] for e in out["retrieve"]["evidence"]} >= {it["node_id"] for it in items}
     assert out["bad"].is_error  # a question with no word is refused, the session goes on
+
+    # the server teaches its caller: version, described and bounded parameters, output schemas,
+    # examples that are loaded ids, the reason of every refusal
+    from importlib.metadata import version
+
+    assert out["init"].server_info.version == version("hopgraph")
+    tools = out["tools"]
+    assert all(t.output_schema for t in tools.values())
+    k = tools["legal_retrieve"].input_schema["properties"]["k"]
+    assert (k["minimum"], k["maximum"]) == (1, 100) and k["description"]
+    assert "12/2016/NĐ-MAU" in tools["legal_consolidate"].input_schema["properties"]["doc_id"][
+        "description"]  # the most amended loaded document, not an id the graph lacks
+    for name, (_, _, reason) in BAD_CALLS.items():
+        result = out["bad_calls"][name]
+        assert result.is_error and reason in result.content[0].text, (name, result.content)
+    # paging, diff, unit timeline, coverage, filters
+    page = out["page"]
+    assert page["doc_id"] == "12/2016/NĐ-MAU" and page["offset"] == 2 and len(page["units"]) == 3
+    assert page["total"] > 5 and page["next_offset"] == 5 and page["fictional"]
+    labels = {c["label"] for c in out["diff"]["changes"]}
+    assert "Khoản 2 Điều 3" in labels and out["diff"]["total"] == len(out["diff"]["changes"])
+    unit = out["unit"]
+    assert unit["badge"] == "đã được sửa đổi" and "70%" in unit["text"]
+    assert [w["current"] for w in unit["timeline"]].count(True) == 1
+    assert len(unit["timeline"]) >= 4  # the original and the wordings of 2018, 2020, 2023, 2031
+    docs = {d["id"]: d for d in out["coverage"]["documents"]}
+    assert docs["55/2030/NĐ-MAU"]["effective_date"] == "2031-07-01"
+    assert "2023-01-01" in docs["12/2016/NĐ-MAU"]["change_dates"]
+    assert out["coverage"]["fictional_samples"] == len(docs)
+    assert out["filtered"]["items"] and all(
+        it["provenance"]["doc_id"] == "01/2015/QH-MAU" for it in out["filtered"]["items"]
+        if it["role"] == "seed")

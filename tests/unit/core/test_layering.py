@@ -34,7 +34,9 @@ SUB_AREAS = {"db", "cli"}  # sub-packages of the core folder that are layers of 
 # below the CLI (the package's ``__init__`` exports the front door). The rest of the core folder
 # (errors, settings, questions, vocabulary, ports) is ``core``, the bottom layer.
 FRONT_MODULES = {"hopgraph", "hopgraph._front", "hopgraph._mcp", "hopgraph.integrations",
-                 "hopgraph.integrations.graphrag"}
+                 "hopgraph.integrations.graphrag",
+                 # the serving layer: shared checks, HTTP API, its guard (issue 25)
+                 "hopgraph._service", "hopgraph._http", "hopgraph._http_guard"}
 
 # Imports of another area's private module allowed (importing module, imported module): none since
 # issue 17 item 2 (each area exports what the others use). Keep it empty: export the name instead.

@@ -1,0 +1,120 @@
+"""The serving layer's shared checks (hopgraph._service) and the HTTP guard (hopgraph._http_guard),
+without a database: each refusal names the field and the problem; the guard's Host, Origin,
+token and size rules."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+import anyio
+import pytest
+
+from hopgraph import GuardSettings, RequestError
+from hopgraph._service import (
+    K_MAX,
+    badge,
+    check_date,
+    check_question,
+    check_range,
+    check_text,
+    check_texts,
+    suggest,
+)
+from hopgraph.errors import ConfigError
+
+
+@pytest.mark.parametrize(("call", "field", "words"), [
+    (lambda: check_question("   "), "question", "is empty"),
+    (lambda: check_question("x" * 2001), "question", "limit is 2000"),
+    (lambda: check_question("?!"), "question", "no word"),
+    (lambda: check_question("bad \udcff byte"), "question", "not valid UTF-8"),
+    (lambda: check_date("2024-13-01"), "as_of", "not a date"),
+    (lambda: check_date(20240101), "as_of", "must be a date string"),
+    (lambda: check_range(0, "k", 1, K_MAX), "k", "between 1 and 100"),
+    (lambda: check_range(True, "k", 1, K_MAX), "k", "integer"),
+    (lambda: check_text("a\x00b", "doc_id"), "doc_id", "not valid UTF-8"),
+    (lambda: check_texts(["ok", 3], "doc_ids"), "doc_ids[1]", "must be a string"),
+    (lambda: check_texts([], "unit_ids", required=True), "unit_ids", "at least one"),
+])
+def test_refusals_name_the_field_and_the_problem(call: Any, field: str, words: str) -> None:
+    with pytest.raises(RequestError) as e:
+        call()
+    assert e.value.field == field and words in e.value.problem
+    assert str(e.value).startswith(f"{field}: ")
+
+
+def test_dates_in_both_forms_and_today_by_default() -> None:
+    assert check_date("2024-06-01") == check_date("01/06/2024") == date(2024, 6, 1)
+    assert check_date(None, today=date(2030, 1, 2)) == date(2030, 1, 2)
+
+
+def test_suggestions_fold_diacritics_and_case() -> None:
+    ids = ["12/2016/NĐ-MAU", "20/2018/NĐ-MAU", "01/2015/QH-MAU"]
+    assert suggest("12/2016/nd-mau", ids)[0] == "12/2016/NĐ-MAU"
+    assert suggest("totally different", ids) == []
+
+
+def test_badges() -> None:
+    assert badge(True, False) == "đang áp dụng"
+    assert badge(True, True) == "ngày hiệu lực chưa xác định"
+    assert badge(False, False, "chưa có hiệu lực tại ngày 01/06/2024") == "chưa có hiệu lực"
+    assert badge(False, False, "bãi bỏ bởi …") == "bãi bỏ"
+    assert badge(False, False, "superseded") == "đã được sửa đổi"
+
+
+def test_exposed_host_needs_a_token() -> None:
+    with pytest.raises(ConfigError, match="HOPGRAPH_API_TOKEN"):
+        GuardSettings.for_host("0.0.0.0", 8080, None)
+    with pytest.raises(ConfigError, match="at least 16"):
+        GuardSettings.for_host("0.0.0.0", 8080, "short")
+    s = GuardSettings.for_host("0.0.0.0", 8080, "t" * 20)
+    assert "Bearer" in s.start_line("HTTP API") and "0.0.0.0" in s.start_line("HTTP API")
+    assert "no token" in GuardSettings.for_host("127.0.0.1", 8080, None).start_line("x")
+
+
+def _call(settings: GuardSettings, headers: dict[str, str], path: str = "/api/x",
+          body: bytes = b"") -> tuple[int, dict[str, Any]]:
+    from hopgraph._http_guard import guard
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        while (await receive()).get("more_body"):
+            pass
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    sent: list[dict[str, Any]] = []
+    chunks = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def receive() -> dict[str, Any]:
+        return chunks.pop(0) if chunks else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "path": path,
+             "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]}
+    anyio.run(guard(app, settings), scope, receive, send)
+    status = sent[0]["status"]
+    payload = json.loads(sent[1]["body"] or b"{}")
+    return status, payload
+
+
+def test_guard_checks_host_origin_token_and_size() -> None:
+    local = GuardSettings.for_host("127.0.0.1", 8080, None, public_paths=frozenset({"/"}))
+    assert _call(local, {"host": "127.0.0.1:8080"})[0] == 200
+    status, payload = _call(local, {"host": "evil.example:8080"})
+    assert status == 421 and payload["error"]["field"] == "Host"
+    assert _call(local, {"host": "localhost:8080", "origin": "http://evil.example"})[0] == 403
+    assert _call(local, {"host": "localhost:8080", "origin": "http://localhost:8080"})[0] == 200
+    status, payload = _call(local, {"host": "localhost:8080", "content-length": "70000"})
+    assert status == 413 and payload["error"]["field"] == "body"
+    assert _call(local, {"host": "localhost:8080"}, body=b"x" * 70_000)[0] == 413
+    exposed = GuardSettings.for_host("0.0.0.0", 8080, "s" * 20, public_paths=frozenset({"/"}))
+    status, payload = _call(exposed, {"host": "10.0.0.5:8080"})
+    assert status == 401 and payload["error"]["type"] == "unauthorized"
+    assert _call(exposed, {"host": "10.0.0.5:8080"}, path="/")[0] == 200  # the static page
+    assert _call(exposed, {"host": "10.0.0.5:8080", "authorization": "Bearer " + "s" * 20})[0] \
+        == 200
+    assert _call(exposed, {"host": "10.0.0.5:8080", "authorization": "Bearer wrong"})[0] == 401
