@@ -71,6 +71,7 @@ cli.add_lazy("ask-sentences", "hopgraph.cli._ask_sentences:ask_sentences", "Answ
 eval_.add_lazy("sentences", "hopgraph.cli._ask_sentences:eval_sentences", "Evaluate sentence-graph retrieval against RO baselines and ablations on QUESTIONS (HotpotQA JSON with supporting facts; default: the bundled sample questions).")
 eval_.add_lazy("temporal", "hopgraph.cli._eval_temporal:temporal", "Evaluate answers at a date on amended law: right wording, stale, premature, abstention.")
 cli.add_lazy("crawl", "hopgraph.cli._crawl:crawl", "Fetch the documents a vbpl.vn listing page links to (full text and attributes pages), politely and resumably, into files 'hopgraph load legal' reads.")
+cli.add_lazy("dataset", "hopgraph.cli._dataset:dataset", "Build multi-hop QA datasets from the loaded legal graph (ViHERMES pipeline).")
 # Every question entry point runs the one shared check before it connects or loads a model.
 QUESTION_COMMANDS = frozenset({"retrieve", "ask", "ask-bio", "ask-sentences"})
 

@@ -42,6 +42,9 @@ from hopgraph.retrieval import LegalRetriever
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--no-load", is_flag=True,
               help="The folder's documents are already loaded (with embeddings): skip loading.")
+@click.option("--no-embed", is_flag=True,
+              help="Load without unit vectors (much faster on 2 CPU cores): retrieval then "
+                   "rests on the full-text branch, for hopgraph and the baseline alike.")
 @click.option("--no-ask", is_flag=True, help="Leave out the retrieval-only ask row.")
 @click.option("--paraphrase", "use_paraphrase", is_flag=True,
               help="Reword every question through the configured LLM endpoint "
@@ -50,7 +53,7 @@ from hopgraph.retrieval import LegalRetriever
               help="Also write the JSON here and the Markdown table next to it.")
 @click.pass_context
 def temporal(ctx: click.Context, pairs_dir: Path, tier: str | None, limit: int | None, seed: int,
-             k: int, as_json: bool, no_load: bool, no_ask: bool, use_paraphrase: bool,
+             k: int, as_json: bool, no_load: bool, no_embed: bool, no_ask: bool, use_paraphrase: bool,
              out_path: Path | None) -> None:
     """Evaluate answers at a date on amended law: right wording, stale, premature, abstention.
 
@@ -82,12 +85,12 @@ def temporal(ctx: click.Context, pairs_dir: Path, tier: str | None, limit: int |
     with open_runner(settings, ensure_schema=not no_load) as (runner, _conn):
         loaded = None
         if not no_load:
-            report = load_legal(runner, embedder, gold.files, batch_size=settings.batch_size,
+            report = load_legal(runner, None if no_embed else embedder, gold.files, batch_size=settings.batch_size,
                                 progress=not as_json)
             if report.aborted:
                 raise click.ClickException(report.aborted)
             loaded = {"documents": len(report.documents), "skipped": len(report.skipped),
-                      "embedded": report.embedded}
+                      "embedded": report.embedded, "no_embed": no_embed}
         retriever = LegalRetriever(runner, embedder)
         systems = {"hopgraph": retrieve_system(retriever, k=k),
                    "baseline": flat_system(retriever, k=k)}
