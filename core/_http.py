@@ -22,13 +22,19 @@ cannot be reached, 502 when the LLM fails. Endpoints are plain functions, which 
 its thread pool, so concurrent clients do not wait for each other on the event loop.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: FastAPI reads the endpoints' annotations at
+# registration.
 import json
 import logging
 from collections.abc import AsyncIterator
 from importlib.resources import files
 from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from pydantic import BaseModel, Field
 
 from hopgraph._service import (
     DEFAULT_K,
@@ -40,7 +46,7 @@ from hopgraph._service import (
     RequestError,
     Service,
 )
-from hopgraph.errors import ConfigError, DatabaseError, HopgraphError, LLMError
+from hopgraph.errors import DatabaseError, HopgraphError, LLMError
 from hopgraph.questions import MAX_QUESTION_CHARS
 
 if TYPE_CHECKING:
@@ -51,30 +57,56 @@ WEB_APP = "index.html"
 PUBLIC_PATHS = frozenset({"/", "/favicon.ico"})
 
 
+QuestionField = Field(description=f"the question, at most {MAX_QUESTION_CHARS} characters "
+                                  "with at least one word", examples=[
+                          "Tỷ lệ thanh toán khi khám bệnh trái tuyến là bao nhiêu?"])
+AsOfField = Field(None, description="validity date, YYYY-MM-DD or dd/mm/yyyy; today when "
+                                    "omitted", examples=["2024-06-01"])
+
+
+class RetrieveRequest(BaseModel):
+    """Legal retrieval: a question at a date, filters applied before fusion."""
+
+    question: str = QuestionField
+    as_of: str | None = AsOfField
+    k: int = Field(DEFAULT_K, ge=K_MIN, le=K_MAX, description="seed provisions")
+    doc_types: list[str] = Field(default_factory=list, max_length=20)
+    issuers: list[str] = Field(default_factory=list, max_length=20)
+    doc_ids: list[str] = Field(default_factory=list, max_length=20)
+
+
+class AskRequest(BaseModel):
+    """A legal question at a date."""
+
+    question: str = QuestionField
+    as_of: str | None = AsOfField
+
+
+class TraceRequest(BaseModel):
+    """Units whose validity to trace at a date."""
+
+    unit_ids: list[str] = Field(min_length=1, max_length=MAX_UNIT_IDS)
+    as_of: str | None = AsOfField
+
+
+class QuestionRequest(BaseModel):
+    """A biomedical or open-domain question."""
+
+    question: str = QuestionField
+
+
 def web_app_html() -> str:
     """The web app (one static HTML file shipped in ``hopgraph.web``)."""
     return files("hopgraph.web").joinpath(WEB_APP).read_text(encoding="utf-8")
 
 
-def create_app(hg: Hopgraph, *, use_llm: bool = True) -> Any:
+def create_app(hg: "Hopgraph", *, use_llm: bool = True) -> Any:
     """The FastAPI application serving ``hg`` (read-only) and the web app.
 
     Args:
         hg: the front door; its runner, embedders and chat model serve every request.
         use_llm: False answers ``ask`` from the evidence alone even when an LLM is configured.
-
-    Raises:
-        ConfigError: FastAPI is not installed.
     """
-    try:
-        from fastapi import FastAPI, Query, Request
-        from fastapi.concurrency import run_in_threadpool
-        from fastapi.exceptions import RequestValidationError
-        from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
-        from pydantic import BaseModel, Field
-    except ImportError as e:  # pragma: no cover - fastapi is a main dependency
-        raise ConfigError("hopgraph serve needs fastapi: pip install fastapi uvicorn") from e
-
     from hopgraph._mcp import server_version
 
     service = Service(hg)
@@ -84,31 +116,6 @@ def create_app(hg: Hopgraph, *, use_llm: bool = True) -> Any:
                               "sentence graphs.")
     app.state.service = service
 
-    QuestionField = Field(description=f"the question, at most {MAX_QUESTION_CHARS} characters "
-                                      "with at least one word", examples=[
-                              "Tỷ lệ thanh toán khi khám bệnh trái tuyến là bao nhiêu?"])
-    AsOfField = Field(None, description="validity date, YYYY-MM-DD or dd/mm/yyyy; today when "
-                                        "omitted", examples=["2024-06-01"])
-
-    class RetrieveRequest(BaseModel):
-        question: str = QuestionField
-        as_of: str | None = AsOfField
-        k: int = Field(DEFAULT_K, ge=K_MIN, le=K_MAX, description="seed provisions")
-        doc_types: list[str] = Field(default_factory=list, max_length=20)
-        issuers: list[str] = Field(default_factory=list, max_length=20)
-        doc_ids: list[str] = Field(default_factory=list, max_length=20)
-
-    class AskRequest(BaseModel):
-        question: str = QuestionField
-        as_of: str | None = AsOfField
-
-    class TraceRequest(BaseModel):
-        unit_ids: list[str] = Field(min_length=1, max_length=MAX_UNIT_IDS)
-        as_of: str | None = AsOfField
-
-    class QuestionRequest(BaseModel):
-        question: str = QuestionField
-
     # -- errors ------------------------------------------------------------------------------
     def error(status: int, kind: str, field: str | None, problem: str) -> JSONResponse:
         return JSONResponse({"error": {"type": kind, "field": field, "problem": problem}},
@@ -117,7 +124,8 @@ def create_app(hg: Hopgraph, *, use_llm: bool = True) -> Any:
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
-        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query")]
+        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query")
+               and not isinstance(p, int)]
         return error(422, "invalid_request", ".".join(loc) or "body", str(first.get("msg")))
 
     @app.exception_handler(RequestError)
@@ -244,7 +252,7 @@ def _sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
-def run_http_server(hg: Hopgraph, *, host: str = "127.0.0.1", port: int = 8080,
+def run_http_server(hg: "Hopgraph", *, host: str = "127.0.0.1", port: int = 8080,
                     token: str | None = None, use_llm: bool = True) -> None:
     """Serve the HTTP API and the web app until interrupted (see :mod:`hopgraph._http_guard`
     for who may call it).

@@ -373,6 +373,7 @@ def run_mcp_server(hg: "Hopgraph", transport: str = "stdio", *, host: str = "127
 
     settings = GuardSettings.for_host(host, port, token)
     server = build_mcp_server(hg)
+    hg.embedder("legal")  # built before concurrent first calls could race to build it
     from mcp.server.transport_security import TransportSecuritySettings
 
     # hopgraph's guard checks Host, Origin and the token; the SDK's own check is off.

@@ -381,7 +381,9 @@ class Service:
 
     def legal_unit(self, unit_id: object, as_of: object = None) -> dict[str, Any]:
         """One unit at a date: its validity badge and its version timeline."""
-        uid = self.catalogue.resolve_unit(unit_id, "unit_id")
+        # a wording's id (``<unit>@<amending document>``) opens its unit
+        raw = unit_id.split("@", 1)[0] if isinstance(unit_id, str) else unit_id
+        uid = self.catalogue.resolve_unit(raw, "unit_id")
         day = check_date(as_of)
         rows = self.hg.runner.read("legal/list_unit_versions", unit_id=uid)
         if not rows:
@@ -437,11 +439,13 @@ class Service:
 def badge(applicable: bool, date_unknown: bool, note: str = "") -> str:
     """The Vietnamese validity badge of a cited wording (one of :data:`VALIDITY_BADGES`)."""
     low = note.lower()
-    if "bãi bỏ" in low or "repeal" in low:
-        return VALIDITY_BADGES["repealed"]
     if applicable:
         return VALIDITY_BADGES["date_unknown"] if date_unknown else VALIDITY_BADGES["in_force"]
-    if "chưa có hiệu lực" in low or "not yet" in low or "pending" in low:
+    # the note's first clause judges the wording itself; later ones name other wordings
+    head = low.split(";")[0].split(":")[0]
+    if "bãi bỏ" in head or "repeal" in head:
+        return VALIDITY_BADGES["repealed"]
+    if "chưa có hiệu lực" in head or "not yet" in head or "pending" in head:
         return VALIDITY_BADGES["not_yet"]
     return VALIDITY_BADGES["amended"]
 

@@ -51,6 +51,7 @@ def cli(ctx: click.Context, uri: str | None, user: str | None, password: str | N
 # and the first sentence of its docstring (tests/unit/core/test_cli_lazy.py checks both).
 cli.add_lazy("db", "hopgraph.cli._db:db", "Start, stop, inspect and initialise the Neo4j server.")
 cli.add_lazy("demo", "hopgraph.cli._demo:demo", "Start Neo4j, load the bundled samples, answer sample questions, show the Browser.")
+cli.add_lazy("serve", "hopgraph.cli._serve:serve", "Serve the read-only HTTP API (OpenAPI at /docs) and the Vietnamese web app at /.")
 cli.add_lazy("mcp", "hopgraph.cli._mcp:mcp", "Serve read-only tools over the loaded graph to any MCP client: legal retrieve / trace / consolidate, biomedical region, sentence retrieve, graph status.")
 cli.add_command(load)
 cli.add_command(eval_)

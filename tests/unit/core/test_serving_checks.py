@@ -62,6 +62,9 @@ def test_badges() -> None:
     assert badge(False, False, "chưa có hiệu lực tại ngày 01/06/2024") == "chưa có hiệu lực"
     assert badge(False, False, "bãi bỏ bởi …") == "bãi bỏ"
     assert badge(False, False, "superseded") == "đã được sửa đổi"
+    # a superseded wording whose note also names a pending one is amended, not pending
+    assert badge(False, False, "superseded at 2024-06-01: amended by …; pending: amended by "
+                 "… (not yet in force)") == "đã được sửa đổi"
 
 
 def test_exposed_host_needs_a_token() -> None:
@@ -118,3 +121,16 @@ def test_guard_checks_host_origin_token_and_size() -> None:
     assert _call(exposed, {"host": "10.0.0.5:8080", "authorization": "Bearer " + "s" * 20})[0] \
         == 200
     assert _call(exposed, {"host": "10.0.0.5:8080", "authorization": "Bearer wrong"})[0] == 401
+
+
+def test_serve_refuses_an_exposed_host_without_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from hopgraph.cli import cli
+
+    monkeypatch.delenv("HOPGRAPH_API_TOKEN", raising=False)
+    for args in (["serve", "--host", "0.0.0.0"],
+                 ["mcp", "--transport", "streamable-http", "--host", "0.0.0.0"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 1, result.output
+        assert result.output.count("\n") == 1 and "HOPGRAPH_API_TOKEN" in result.output
