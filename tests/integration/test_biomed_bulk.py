@@ -16,7 +16,7 @@ from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, bulk_import_primekg, load_p
 
 from .conftest import Server
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]  # starts its own Neo4j server
 
 GRAPH = """
 MATCH (a:BioEntity)-[r]->(b:BioEntity)

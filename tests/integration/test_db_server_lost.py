@@ -14,7 +14,7 @@ from hopgraph.db import LocalInstance, Neo4jRunner, _runtime, connect, free_port
 from hopgraph.errors import DatabaseUnavailable
 from hopgraph.settings import default_home
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]  # starts its own Neo4j server
 
 
 def test_writes_and_reads_fail_within_seconds_after_the_server_is_killed(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from hopgraph.errors import RuntimeSetupError
 
 from .conftest import Server
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]  # starts its own Neo4j server
 
 
 def _cache_root(server: Server) -> Path:

@@ -14,7 +14,7 @@ import pytest
 from hopgraph.db import LocalInstance, _runtime, connect, free_port
 from hopgraph.settings import default_home
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]  # starts its own Neo4j server
 
 
 def test_instance_is_private_and_the_password_never_an_argument(

@@ -33,6 +33,7 @@ def onnx_embedder(onnx_dir: Path) -> SentenceTransformerEmbedder:
     return SentenceTransformerEmbedder(backend="onnx", onnx_dir=onnx_dir)
 
 
+@pytest.mark.slow  # these share one ONNX export of MiniLM per module (10-45 s)
 def test_onnx_vectors_match_torch(onnx_embedder: SentenceTransformerEmbedder,
                                   torch_embedder: SentenceTransformerEmbedder) -> None:
     assert onnx_embedder.backend == "onnx"
@@ -46,6 +47,7 @@ def test_onnx_vectors_match_torch(onnx_embedder: SentenceTransformerEmbedder,
     assert abs(float(np.linalg.norm(q)) - 1.0) < 1e-5
 
 
+@pytest.mark.slow
 def test_batch_order_is_kept(onnx_embedder: SentenceTransformerEmbedder) -> None:
     # The encoder sorts by length to pad less; results come back in input order.
     texts = ["a much longer sentence about pathways and genes", "gene", "a medium sentence"]
@@ -54,6 +56,7 @@ def test_batch_order_is_kept(onnx_embedder: SentenceTransformerEmbedder) -> None
     assert np.all(np.sum(batch * one_by_one, axis=1) > 0.99999)
 
 
+@pytest.mark.slow
 def test_export_is_cached(onnx_embedder: SentenceTransformerEmbedder, onnx_dir: Path) -> None:
     files = list(onnx_dir.glob("*.onnx"))
     assert [f.name.startswith("all-MiniLM-L6-v2-") for f in files] == [True]
@@ -64,6 +67,7 @@ def test_export_is_cached(onnx_embedder: SentenceTransformerEmbedder, onnx_dir: 
     assert not list(onnx_dir.glob("*.part"))
 
 
+@pytest.mark.slow
 def test_broken_cached_graph(onnx_embedder: SentenceTransformerEmbedder, tmp_path: Path) -> None:
     assert onnx_embedder._onnx is not None
     (tmp_path / onnx_embedder._onnx.path.name).write_bytes(b"not an onnx graph")
@@ -79,6 +83,7 @@ def test_unknown_backend() -> None:
         SentenceTransformerEmbedder(backend="tensorrt")
 
 
+@pytest.mark.slow
 def test_threads_sleep_between_calls_unless_asked(onnx_embedder: SentenceTransformerEmbedder,
                                                   onnx_dir: Path) -> None:
     # Spin-waiting intra-op threads take the cores the database shares between calls; the
