@@ -294,10 +294,12 @@ class HopConstraint:
     anchor: str
     relations: tuple[str, ...] = ()
     cue: str = ""
+    negated: bool = False  # a negation or "except" turned the cue to the opposite relation
 
     def describe(self) -> str:
         rels = "|".join(self.relations) or "any relation"
-        return f"hop {self.hop}: ?x -[{rels}]- {self.anchor}"
+        turned = f" (negated: {self.cue})" if self.negated else ""
+        return f"hop {self.hop}: ?x -[{rels}]- {self.anchor}{turned}"
 
 
 @dataclass(frozen=True)

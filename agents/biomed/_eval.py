@@ -16,7 +16,7 @@ import re
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,9 @@ ABLATIONS: dict[str, RegramConfig] = {
     "baseline_vector_top15": RegramConfig(unweighted_vector_baseline=True),
     "option_paths_2_edges": RegramConfig(option_max_edges=2),
     "option_one_sum": RegramConfig(option_direct_first=False),  # the scorer of 9d084d9
+    # the rules before issue 29: cue words read without their negation, a fact of the opposite
+    # relation at half weight, every "not" an exception, indirect-only options chosen
+    "before_issue_29": RegramConfig(negation_cues=False, indirect_margin=1.0),
 }
 
 
@@ -344,6 +347,7 @@ def evaluate(regram: Regram, questions: Sequence[Question], *,
                 covered = bool(gold_ids[q.qid] & ans.region_ids)
                 s.gold_in_region += covered
             row[name] = {"choice": ans.choice, "correct": ok, "label": ans.label,
+                         "margin": _margin(ans.option_evidence, ans.choice),
                          "choice_source": ans.choice_source, "seconds": round(s.seconds[-1], 3),
                          "modes": [h.mode.value for h in ans.hops], "gold_in_region": covered,
                          "region_size": [len(h.region.triplets) for h in ans.hops]}
@@ -355,6 +359,15 @@ def evaluate(regram: Regram, questions: Sequence[Question], *,
     return {"configs": {k: v.as_dict() for k, v in stats.items()},
             "comparisons": compare(rows, list(configs), [q.answer for q in questions]),
             "items": rows}
+
+
+def _margin(evidence: Mapping[str, Any], choice: str | None) -> float | None:
+    """The chosen option's score over the best other option's (None without a choice or a
+    score; a large number when no other option has any): how clearly the evidence picked it."""
+    if choice is None or choice not in evidence or evidence[choice].score <= 0:
+        return None
+    other = max((e.score for k, e in evidence.items() if k != choice), default=0.0)
+    return round(evidence[choice].score / other, 4) if other > 0 else 1e9
 
 
 def evidence_ceiling(runner: QueryRunner, linker: EntityLinker, questions: Sequence[Question], *,

@@ -24,11 +24,21 @@ joined to one of them and merely near the other, and of two options with the sam
 specific entity wins. With ``option_direct_first`` off (the ``option_one_sum`` ablation), all of
 an option's evidence is one hub-discounted sum (:func:`option_score`).
 
+A negated cue asks for the opposite relation (``hopgraph.agents.biomed._joins.relation_cue``:
+"should not be treated with X", "contraindicated in X" -> CONTRAINDICATION): a fact of the
+relation opposite to the one asked (an INDICATION when a contraindication is asked, and the other
+way round) is evidence against the option, not half a fact: it counts nothing, and longer paths
+to that question entity count nothing either.
+
 The letter with the highest score wins; no score above zero, or a tie at the top, abstains.
 Letters carry no information, so no letter is ever preferred. A question that asks for the
 exception ("all of the following except", "which is not a feature of") abstains too: paths show
 what is connected, and the exception is the option the graph does not connect, which a partial
-graph cannot tell from an option it merely lacks.
+graph cannot tell from an option it merely lacks. A negation that belongs to a relation cue
+("which drug should not be used to treat X") is not an exception: the question asks for a
+contraindication, which the graph states (:func:`asks_for_exception`). An "except" question
+whose cue was turned (:func:`hopgraph.agents.biomed._joins.opposite_relations`) is answered only
+by an option holding a fact of the asked relation (``OptionStrength.asked``).
 """
 
 from __future__ import annotations
@@ -45,6 +55,17 @@ from hopgraph.agents.biomed._planning import decompose_rules
 TIE_REL_TOL = 1e-9
 _EXCEPTION_CUE = re.compile(r"\b(?:except|not|least|false|incorrect|untrue|exception)\b",
                             re.IGNORECASE)
+# "not" / "never" followed within a few words by a relation cue: the question asks for the
+# opposite relation ("should not be treated with", "is not indicated in", "must never be given to")
+_NEGATED_RELATION = re.compile(
+    r"\b(?:not|never)\s+(?:\w+\s+){0,2}?(?:be\s+)?(?:treat|used|use|given|give|prescrib|administer"
+    r"|indicated|contra-?indicated|recommended|receiv|taken|take)\w*", re.IGNORECASE)
+# an opposite relation is evidence against an option (see the module docstring)
+OPPOSITE_RELATIONS: dict[str, frozenset[str]] = {
+    "CONTRAINDICATION": frozenset({"INDICATION", "OFF_LABEL_USE"}),
+    "INDICATION": frozenset({"CONTRAINDICATION"}),
+    "OFF_LABEL_USE": frozenset({"CONTRAINDICATION"}),
+}
 
 
 class ScoredPath(Protocol):
@@ -97,6 +118,7 @@ def option_score(paths: Sequence[ScoredPath], entities: Sequence[LinkedEntity],
 
 
 OFF_CUE_FACTOR = 0.5  # a direct fact whose relation is not the one the question's cue asks for
+OPPOSITE_FACTOR = 0.0  # a direct fact of the opposite relation (0.5 before issue 29: off-cue)
 
 
 @dataclass(frozen=True)
@@ -106,6 +128,7 @@ class OptionStrength:
     direct: float = 0.0  # one-edge facts, not discounted by the option's degree
     specific: float = 0.0  # the same facts, each divided by log(2 + the option's degree)
     indirect: float = 0.0  # longer paths to the question entities no fact reaches, discounted
+    asked: float = 0.0  # the direct facts whose relation is the one a cue asks for
 
     @property
     def total(self) -> float:
@@ -121,7 +144,8 @@ class OptionStrength:
 
 def option_strength(paths: Sequence[ScoredPath], entities: Sequence[LinkedEntity],
                     option_text: str,
-                    cues: Mapping[str, Sequence[str]] | None = None) -> OptionStrength:
+                    cues: Mapping[str, Sequence[str]] | None = None, *,
+                    opposite_factor: float = OPPOSITE_FACTOR) -> OptionStrength:
     """The two-tier evidence of one option.
 
     Args:
@@ -130,35 +154,55 @@ def option_strength(paths: Sequence[ScoredPath], entities: Sequence[LinkedEntity
         option_text: the option as written (for the link's coverage).
         cues: per question entity, the relation types its cue words ask for (empty or absent:
             any relation is what is asked).
+        opposite_factor: what a fact of the relation opposite to every asked one counts
+            (:data:`OPPOSITE_RELATIONS`); at 0 it is evidence against the option, and longer
+            paths to the same question entity count nothing either.
     """
     confidence = {e.id: link_confidence(e, option_text) for e in entities}
     hub = {e.id: hub_discount(e.degree) for e in entities}
-    direct: dict[str, tuple[float, float]] = {}  # question entity -> (fact, fact x hub discount)
+    direct: dict[str, tuple[float, float, float]] = {}  # stem -> (fact, x hub discount, on cue)
     indirect: dict[str, float] = {}
+    against: set[str] = set()  # question entities the option has an opposite fact with
     for p in paths:
         if p.option_id not in confidence:
             continue
         if len(p.relations) == 1:
             asked = (cues or {}).get(p.stem_id) or ()
             value = p.score * confidence[p.option_id]
+            on_cue = value if asked and p.relations[0] in asked else 0.0
             if asked and p.relations[0] not in asked:
-                value *= OFF_CUE_FACTOR
-            pair = (value, value * hub[p.option_id])
-            if pair > direct.get(p.stem_id, (0.0, 0.0)):
-                direct[p.stem_id] = pair
+                opposite = all(p.relations[0] in OPPOSITE_RELATIONS.get(a, ()) for a in asked)
+                value *= opposite_factor if opposite else OFF_CUE_FACTOR
+                if opposite and opposite_factor == 0.0:
+                    against.add(p.stem_id)
+                    continue
+            triple = (value, value * hub[p.option_id], on_cue)
+            if triple > direct.get(p.stem_id, (0.0, 0.0, 0.0)):
+                direct[p.stem_id] = triple
         else:
             value = p.score * confidence[p.option_id] * hub[p.option_id]
             if value > indirect.get(p.stem_id, 0.0):
                 indirect[p.stem_id] = value
-    return OptionStrength(float(sum(v for v, _ in direct.values())),
-                          float(sum(d for _, d in direct.values())),
-                          float(sum(v for k, v in indirect.items() if k not in direct)))
+    return OptionStrength(float(sum(v for v, _, _ in direct.values())),
+                          float(sum(d for _, d, _ in direct.values())),
+                          float(sum(v for k, v in indirect.items()
+                                    if k not in direct and k not in against)),
+                          float(sum(c for _, _, c in direct.values())))
 
 
-def asks_for_exception(question: str) -> bool:
+def asks_for_exception(question: str, *, negated_relations: bool = True) -> bool:
     """Whether the question's final sentence (its ask) asks for the option that does not fit
-    ("except", "not", "least", "false", "incorrect"); the vignette before it is not read."""
-    return bool(_EXCEPTION_CUE.search(decompose_rules(question)[-1]))
+    ("except", "not", "least", "false", "incorrect"); the vignette before it is not read.
+
+    With ``negated_relations`` (the default) a "not" / "never" that negates a treatment word
+    ("should not be treated with", "is not indicated", "must never be given") is not an
+    exception: the question asks for the opposite relation (a contraindication), which the
+    graph states, and is scored as such. False: every "not" asks for the exception (the rule
+    before issue 29)."""
+    ask = decompose_rules(question)[-1]
+    if negated_relations:
+        ask = _NEGATED_RELATION.sub(" ", ask)
+    return bool(_EXCEPTION_CUE.search(ask))
 
 
 def choose_option(scores: Mapping[str, float | tuple[float, ...]]) -> tuple[str | None, str]:

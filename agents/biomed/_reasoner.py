@@ -10,6 +10,7 @@ the answer is labelled retrieval-only.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +26,9 @@ from hopgraph.agents.biomed import _prompts
 from hopgraph.agents.biomed._joins import JoinPlan, plan_join
 from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity
 from hopgraph.agents.biomed._options import (
+    OFF_CUE_FACTOR,
+    OPPOSITE_FACTOR,
+    TIE_REL_TOL,
     asks_for_exception,
     choose_option,
     option_score,
@@ -97,6 +101,15 @@ class RegramConfig:
     option_hop_decay: float = DEFAULT_HOP_DECAY  # path factor per edge after the first
     # compare options on direct facts first, indirect paths only on a tie (False: one summed score)
     option_direct_first: bool = True
+    # issue 29: a negation or "except" before a treatment cue asks for contraindications (and the
+    # other way round); a fact of the opposite relation counts against an option; a negated
+    # treatment word is not an exception. False: the rules before (cue word alone, opposite
+    # facts at half weight, every "not" abstains).
+    negation_cues: bool = True
+    # an option reached only by paths of 2-3 edges (no direct fact) is chosen only when its score
+    # is at least this multiple of the runner-up's (None: never, abstain; 1.0: any strict winner,
+    # the rule before issue 29). See biomed_eval_negation.md for the measurement behind it.
+    indirect_margin: float | None = None
 
 
 @dataclass
@@ -130,6 +143,7 @@ class OptionEvidence:
     paths: tuple[OptionPath, ...] = ()
     similarity: float = 0.0
     direct: float | None = None  # the direct tier of ``score`` (None: scored as one sum)
+    asked: float = 0.0  # the direct facts of the relation a cue asks for
 
 
 @dataclass
@@ -353,13 +367,14 @@ class Regram:
             # question entities options are scored against
             hop_links = [self._linker.link(h) for h in plan.hops]
             stem_ids = list(dict.fromkeys(e.id for links in hop_links for e in links))
-            join = plan_join(plan.hops, self._linker, hop_links)  # its cues tell options what is asked
+            # its cues tell options what is asked
+            join = plan_join(plan.hops, self._linker, hop_links, negation=cfg.negation_cues)
             if cfg.use_joins:
                 joined = join_hops(self._runner, join.constraints, weights,
                                    answer_types=join.answer_types)
         evidence = self._option_evidence(opts, hops, weights, stem_ids, join) if opts else {}
         answer, source, choice, choice_source = self._synthesise(question, opts, hops, joined,
-                                                                 evidence)
+                                                                 evidence, join)
         label = self._label(hops, choice, opts, answer, join, joined, evidence)
         return BioAnswer(question, opts, typed, plan, hops, answer, source, choice, choice_source,
                          label, self._llm.model if self._llm is not None else None,
@@ -438,9 +453,12 @@ class Regram:
                     for letter, found in paths.items()}
         cues = {c.anchor_id: c.relations for c in join.constraints} if join is not None else {}
         out: dict[str, OptionEvidence] = {}
+        opposite = OPPOSITE_FACTOR if self.config.negation_cues else OFF_CUE_FACTOR
         for letter, found in paths.items():
-            strength = option_strength(found, links[letter], opts[letter], cues)
-            out[letter] = OptionEvidence(strength.total, tuple(found), direct=strength.direct)
+            strength = option_strength(found, links[letter], opts[letter], cues,
+                                       opposite_factor=opposite)
+            out[letter] = OptionEvidence(strength.total, tuple(found), direct=strength.direct,
+                                         asked=strength.asked)
         # compared on (direct, score): see Regram._choose
         return out
 
@@ -459,19 +477,38 @@ class Regram:
                 if text.strip() else 0.0 for letter, text in opts.items()}
 
     @staticmethod
-    def _choose(evidence: Mapping[str, OptionEvidence]) -> tuple[str | None, str]:
+    def _choose(evidence: Mapping[str, OptionEvidence],
+                indirect_margin: float | None = 1.0) -> tuple[str | None, str]:
         """The letter with the most evidence, or None (abstain) when no option has any or the best
-        ones tie (:func:`choose_option`): letters carry no information, so none is preferred."""
+        ones tie (:func:`choose_option`): letters carry no information, so none is preferred.
+
+        Scored on direct facts first, a winner without a direct fact (reached by longer paths
+        only) is kept only when its score is at least ``indirect_margin`` times the runner-up's
+        (None: never)."""
         letter, reason = choose_option(
             {k: ((e.direct, e.score) if e.direct is not None
                  else e.score if e.score > 0 else e.similarity) for k, e in evidence.items()})
         if letter is None:
             return None, reason
-        return letter, ("kg-paths" if evidence[letter].score > 0 else "similarity")
+        chosen = evidence[letter]
+        if chosen.direct is not None and chosen.direct <= 0 and chosen.score > 0:
+            runner_up = max((e.score for k, e in evidence.items() if k != letter), default=0.0)
+            margin = chosen.score / runner_up if runner_up > 0 else math.inf
+            if indirect_margin is None or margin < indirect_margin:
+                return None, "abstain: indirect evidence only"
+        return letter, ("kg-paths" if chosen.score > 0 else "similarity")
+
+    @staticmethod
+    def _answers_turned_cue(chosen: OptionEvidence, join: JoinPlan | None) -> bool:
+        """An exception question ("all of the following treat X except") whose cue was turned to
+        the opposite relation is answered by an option holding a fact of that relation (a
+        contraindication of X): the graph states it, rather than lacking the other options."""
+        return (join is not None and any(c.negated for c in join.constraints)
+                and chosen.asked > 0)
 
     def _synthesise(self, question: str, opts: Mapping[str, str], hops: Sequence[HopResult],
                     joined: Sequence[JoinedEntity], evidence_by_option: Mapping[str, OptionEvidence],
-                    ) -> tuple[str, str, str | None, str | None]:
+                    join: JoinPlan | None = None) -> tuple[str, str, str | None, str | None]:
         evidence = "\n".join(f"Hop {i + 1} [{h.mode.value}] {h.question} -> {h.answer}"
                              for i, h in enumerate(hops))
         if joined:
@@ -483,9 +520,12 @@ class Regram:
         choice: str | None = None
         choice_source: str | None = None
         if opts:
-            choice, choice_source = self._choose(evidence_by_option)
-            if (choice is not None and not self.config.unweighted_vector_baseline
-                    and asks_for_exception(question)):
+            cfg = self.config
+            choice, choice_source = self._choose(evidence_by_option, cfg.indirect_margin)
+            if (choice is not None and not cfg.unweighted_vector_baseline
+                    and asks_for_exception(question, negated_relations=cfg.negation_cues)
+                    and not (cfg.negation_cues and self._answers_turned_cue(
+                        evidence_by_option[choice], join))):
                 choice, choice_source = None, "abstain: asks for an exception"
         options_block = ""
         if opts:
@@ -524,10 +564,13 @@ class Regram:
     def _label(self, hops: Sequence[HopResult], choice: str | None, opts: Mapping[str, str],
                answer: str, join: JoinPlan | None, joined: Sequence[JoinedEntity],
                evidence: Mapping[str, OptionEvidence]) -> str:
-        """Hallucination label: grounded / indirect / unsupported / llm-guess / no-answer.
+        """Hallucination label: grounded / tie-broken / indirect / unsupported / llm-guess /
+        no-answer.
 
         ``grounded`` needs a chain of graph triplets behind the answer: for an MCQ, a fact (one
-        edge) joining the chosen option to a question entity; otherwise an entity that satisfies
+        edge) joining the chosen option to a question entity that no other option matches (when
+        another option has the same direct facts, the choice rests on what broke the tie, the
+        entities' degrees and longer paths, and is ``tie-broken``); otherwise an entity that satisfies
         every hop's constraint, named by the answer when an LLM wrote it. An option reached only
         by paths of two or three edges is ``indirect``: it is connected to the question, which is
         weaker than a fact about it (on 253 MIRAGE / AfrimedQA diagnosis questions such answers
@@ -538,9 +581,14 @@ class Regram:
                 return "no-answer"
             chosen = evidence.get(choice, OptionEvidence(0.0))
             if chosen.paths:
-                if chosen.direct is None or chosen.direct > 0:
+                if chosen.direct is None:
                     return "grounded"
-                return "indirect"
+                if chosen.direct <= 0:
+                    return "indirect"
+                if any(math.isclose(e.direct or 0.0, chosen.direct, rel_tol=TIE_REL_TOL)
+                       for k, e in evidence.items() if k != choice):
+                    return "tie-broken"
+                return "grounded"
             return "llm-guess" if all(h.mode is Mode.LLM_GUESS for h in hops) else "unsupported"
         if all(h.mode is Mode.LLM_GUESS for h in hops) and not joined:
             return "llm-guess" if self._llm is not None else "no-answer"

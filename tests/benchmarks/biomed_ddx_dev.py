@@ -77,7 +77,28 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "Which disease is associated with {a} and treated with {b}?",
         "Which condition, linked to {a}, is an indication of {b}?",
     ),
+    # negation (issue 29): the answer is a contraindication; at the expert level one distractor
+    # is an indication of the named entity (the trap of reading "treated with" alone)
+    "disease_contra_drug": (
+        "A patient with {a} should not be treated with which of the following?",
+        "Which of the following drugs is contraindicated in {a}?",
+        "Which medication should be avoided in patients with {a}?",
+        "Which drug must not be given to patients with {a}?",
+    ),
+    "drug_contra_disease": (
+        "{a} should not be given to patients with which condition?",
+        "In which of the following conditions is {a} contraindicated?",
+        "Patients with which disease should not be treated with {a}?",
+    ),
+    # exception: three options are indications of {a}, the answer is a contraindication
+    "disease_drug_except": (
+        "All of the following drugs are used to treat {a} except:",
+        "Each of the following is indicated for {a} except:",
+    ),
 }
+# kinds added after the first records draw from their own random stream, so a seed gives the
+# earlier kinds' questions unchanged
+NEGATION_KINDS = ("disease_contra_drug", "drug_contra_disease", "disease_drug_except")
 # kind -> (answer type, [(named type, relation)]): the answer x satisfies every (x)-[rel]-(named)
 KINDS: dict[str, tuple[BioType, tuple[tuple[BioType, BioRel], ...]]] = {
     "gene_disease": (BioType.DISEASE, ((BioType.GENE_PROTEIN, BioRel.ASSOCIATED_WITH),)),
@@ -89,7 +110,11 @@ KINDS: dict[str, tuple[BioType, tuple[tuple[BioType, BioRel], ...]]] = {
     "gene_drug_disease": (BioType.DISEASE, ((BioType.GENE_PROTEIN, BioRel.ASSOCIATED_WITH),
                                             (BioType.DRUG, BioRel.INDICATION))),
     "findings_gene_disease": (BioType.DISEASE, ((BioType.GENE_PROTEIN, BioRel.ASSOCIATED_WITH),)),
+    "disease_contra_drug": (BioType.DRUG, ((BioType.DISEASE, BioRel.CONTRAINDICATION),)),
+    "drug_contra_disease": (BioType.DISEASE, ((BioType.DRUG, BioRel.CONTRAINDICATION),)),
+    "disease_drug_except": (BioType.DRUG, ((BioType.DISEASE, BioRel.CONTRAINDICATION),)),
 }
+TREATMENT = (BioRel.INDICATION, BioRel.OFF_LABEL_USE)
 # Clinical findings mixed into "findings_gene_disease" questions, drawn at random: the subset has
 # no phenotype edges, so they are noise the scorer must survive (some name diseases of the subset,
 # such as anemia or epilepsy, and link as question entities).
@@ -138,12 +163,28 @@ def _draw(g: Graph, kind: str, rng: random.Random) -> tuple[list[str], str] | No
     return None
 
 
+def _treated(g: Graph, x: str, named: str) -> bool:
+    return any(x in g.adj.get((named, r), set()) for r in TREATMENT)
+
+
 def _distractors(g: Graph, kind: str, named: list[str], gold: str, level: str,
                  rng: random.Random) -> list[str] | None:
     answer_type, spec = KINDS[kind]
     rels = [r for _, r in spec]
     candidates = [x for x in g.by_type[answer_type]
                   if x != gold and x not in named and not all(g.satisfies(x, named, rels))]
+    if kind == "disease_drug_except":  # the three others are indications of the named disease
+        treated = sorted(x for x in candidates if _treated(g, x, named[0]))
+        return rng.sample(treated, 3) if len(treated) >= 3 else None
+    if kind in NEGATION_KINDS and level == "expert":
+        trap = sorted(x for x in candidates if _treated(g, x, named[0]))
+        others = [x for x in candidates if x not in trap]
+        if not trap or len(others) < 2:
+            return None
+        near = process.extract(gold, others, scorer=fuzz.token_set_ratio, limit=8)
+        chosen = [name for name, score, _ in near if score < 100][:4]
+        rng.shuffle(chosen)
+        return [*chosen[:2], rng.choice(trap)] if len(chosen) >= 2 else None
     if len(candidates) < 3:
         return None
     if level == "basic":
@@ -159,13 +200,16 @@ def _distractors(g: Graph, kind: str, named: list[str], gold: str, level: str,
     return picked if len(picked) == 3 else None
 
 
-def generate(path: Path, *, per_kind: int, seed: int) -> list[dict[str, object]]:
-    """``per_kind`` questions of every kind at both levels, seeded."""
+def generate(path: Path, *, per_kind: int, seed: int,
+             kinds: Sequence[str] | None = None) -> list[dict[str, object]]:
+    """``per_kind`` questions of every kind (or of ``kinds``) at both levels, seeded; a kind left
+    out changes no other kind's questions."""
     g = Graph(path)
-    rng = random.Random(seed)
+    first = random.Random(seed)
     out: list[dict[str, object]] = []
     for level in ("basic", "expert"):
         for kind in KINDS:
+            rng = random.Random(f"{seed}-{level}-{kind}") if kind in NEGATION_KINDS else first
             made = tries = 0
             while made < per_kind and tries < per_kind * 50:
                 tries += 1
@@ -185,7 +229,7 @@ def generate(path: Path, *, per_kind: int, seed: int) -> list[dict[str, object]]
                 out.append({"question": text, "options": letters, "answer": answer,
                             "dataset": f"ddx_{level}", "kind": kind})
                 made += 1
-    return out
+    return [r for r in out if kinds is None or r["kind"] in kinds]  # drawn all, kept some
 
 
 def main() -> None:
@@ -193,10 +237,16 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True, help="JSONL file to write (outside the repository)")
     ap.add_argument("--per-kind", type=int, default=30)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--kinds", default=None,
+                    help=f"comma-separated kinds (default all: {', '.join(KINDS)})")
     args = ap.parse_args()
+    kinds = None if args.kinds is None else [k.strip() for k in args.kinds.split(",") if k.strip()]
+    unknown = sorted(set(kinds or ()) - set(KINDS))
+    if unknown:
+        ap.error(f"--kinds: unknown kind(s) {', '.join(unknown)}; known: {', '.join(KINDS)}")
     if not TSV.is_file():
         raise SystemExit(f"shared PrimeKG subset not present at {TSV}")
-    rows = generate(TSV, per_kind=args.per_kind, seed=args.seed)
+    rows = generate(TSV, per_kind=args.per_kind, seed=args.seed, kinds=kinds)
     args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     counts: dict[str, int] = defaultdict(int)
     for r in rows:

@@ -135,13 +135,19 @@ def test_option_paths_score_two_edge_paths_and_abstain_without_evidence(sample: 
                   {"A": "Metformin", "B": "Warfarin"})
     assert ans.choice is None and ans.label == "no-answer"
     assert ans.choice_source == "abstain: no evidence"
-    # Three edges (the default) reach it from Warfarin only, each extra edge discounted.
-    three = Regram(sample, BagEmbedder(), EntityLinker(sample))
+    # Three edges (the default) reach it from Warfarin only, each extra edge discounted; an
+    # option with indirect support only is chosen only when asked to (indirect_margin, issue 29)
+    three = Regram(sample, BagEmbedder(), EntityLinker(sample),
+                   config=RegramConfig(indirect_margin=1.0))
     ans = three.ask("Which drug is used for chronic myeloid leukemia?",
                     {"A": "Metformin", "B": "Warfarin"})
     far = ans.option_evidence["B"].paths
-    assert ans.choice == "B" and far and all(len(p.triplets) == 3 for p in far)
+    assert ans.choice == "B" and ans.label == "indirect"
+    assert far and all(len(p.triplets) == 3 for p in far)
     assert all(p.score < 1.5 ** 3 * 0.25 for p in far) and ans.option_evidence["A"].score == 0
+    default = Regram(sample, BagEmbedder(), EntityLinker(sample)).ask(
+        "Which drug is used for chronic myeloid leukemia?", {"A": "Metformin", "B": "Warfarin"})
+    assert default.choice is None and default.choice_source == "abstain: indirect evidence only"
 
 
 def test_a_differential_diagnosis_counts_the_facts_each_option_has(runner: Neo4jRunner,

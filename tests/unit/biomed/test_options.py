@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hopgraph.agents.biomed import EntityLinker, LinkedEntity, Regram
+from hopgraph.agents.biomed import EntityLinker, LinkedEntity, Regram, RegramConfig
 from hopgraph.agents.biomed._eval import compare, load_questions
 from hopgraph.agents.biomed._linking import (
     _CHEMICAL_WORD,
@@ -214,10 +214,20 @@ def test_a_fact_of_another_relation_than_the_cue_asks_for_counts_half() -> None:
     cues = {"drug": ("INDICATION", "OFF_LABEL_USE")}
     treated = option_strength([_path("x", "drug", 1.0, relation="INDICATION")], [_entity("x", 5)],
                               "metoprolol", cues)
-    contra = option_strength([_path("y", "drug", 1.0, relation="CONTRAINDICATION")],
+    target = option_strength([_path("y", "drug", 1.0, relation="TARGET")],
                              [_entity("y", 5)], "metoprolol", cues)
-    assert contra.direct == OFF_CUE_FACTOR * treated.direct
-    assert choose_option({"A": contra.key, "B": treated.key}) == ("B", "evidence")
+    assert target.direct == OFF_CUE_FACTOR * treated.direct
+    assert treated.asked == 1.0 and target.asked == 0.0
+    assert choose_option({"A": target.key, "B": treated.key}) == ("B", "evidence")
+    # the opposite relation (a contraindication where a treatment is asked) is evidence against:
+    # nothing, and its longer paths to that entity nothing either (half, the rule before issue 29)
+    contra_paths = [_path("y", "drug", 1.0, relation="CONTRAINDICATION"),
+                    _path("y", "drug", 0.9, edges=2)]
+    contra = option_strength(contra_paths, [_entity("y", 5)], "metoprolol", cues)
+    assert contra.direct == 0.0 and contra.indirect == 0.0 and contra.total == 0.0
+    before = option_strength(contra_paths, [_entity("y", 5)], "metoprolol", cues,
+                             opposite_factor=OFF_CUE_FACTOR)
+    assert before.direct == OFF_CUE_FACTOR * treated.direct
     # no cue at that entity: any relation is what is asked
     assert option_strength([_path("y", "drug", 1.0, relation="CONTRAINDICATION")],
                            [_entity("y", 5)], "metoprolol").direct == 1.0
@@ -287,9 +297,15 @@ def test_an_option_reached_only_by_longer_paths_is_labelled_indirect_not_grounde
                  "path": [{**hop, "head_id": o["id"], "tail_id": "m"}, hop]}
                 for o in p["options"] if o["id"] == "d:b"]
     runner = FakeRunner({"biomed/search_entities": _search, "biomed/score_option_paths": two_edges})
-    ans = Regram(runner, BagEmbedder(), EntityLinker(runner)).ask(
-        "Which drug binds TARGETGENE?", {"A": "Drugone", "B": "Drugtwo"})
+    reg = Regram(runner, BagEmbedder(), EntityLinker(runner),
+                 config=RegramConfig(indirect_margin=1.0))  # any strict winner is chosen
+    ans = reg.ask("Which drug binds TARGETGENE?", {"A": "Drugone", "B": "Drugtwo"})
     assert ans.choice == "B" and ans.label == "indirect"
     assert ans.option_evidence["B"].direct == 0.0 and ans.option_evidence["B"].score > 0
+    # by default an option with indirect support only is not chosen over abstaining
+    default = Regram(runner, BagEmbedder(), EntityLinker(runner)).ask(
+        "Which drug binds TARGETGENE?", {"A": "Drugone", "B": "Drugtwo"})
+    assert default.choice is None and default.choice_source == "abstain: indirect evidence only"
+    assert default.label == "no-answer"
     direct, _ = _regram({("d:b", "g:t"): 1.0})
     assert direct.ask("Which drug binds TARGETGENE?", {"A": "Drugone", "B": "Drugtwo"}).label == "grounded"
