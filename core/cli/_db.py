@@ -1,14 +1,15 @@
 """``hopgraph db start | stop | status | init | clear | remove-document | remove-samples |
-repair``."""
+repair | backup | restore``."""
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import click
 
 from hopgraph.cli._context import open_runner, settings_of
-from hopgraph.db import server_status, start_server, stop_server
+from hopgraph.db import backup_database, restore_database, server_status, start_server, stop_server
 
 
 @click.group()
@@ -49,9 +50,18 @@ def status(ctx: click.Context, as_json: bool) -> None:
 
         click.echo(json.dumps(info))
         return
+    if info["database"] != "online":
+        click.echo(f"server: {info['server']} at {info['uri']}\n"
+                   f"neo4j:  {info['version']} {info['edition']}")
+        raise click.ClickException(
+            f"database '{conn.database}' is {info['database']}"
+            f"{': ' + info['reason'] if info['reason'] else ''} (free disk space if it is full, "
+            "then 'hopgraph db stop' and 'hopgraph db start'; 'hopgraph db restore DUMP' brings "
+            "back a backup)")
     click.echo(
         f"server: {info['server']} at {info['uri']}\n"
         f"neo4j:  {info['version']} {info['edition']}\n"
+        f"database: {conn.database} online\n"
         f"apoc:   {info['apoc'] or 'not installed'}\n"
         f"gds:    {info['gds'] or 'not installed'}\n"
         f"nodes:  {info['nodes']}"
@@ -123,3 +133,32 @@ def repair(ctx: click.Context) -> None:
 
     with open_runner(settings_of(ctx)) as (runner, _):
         click.echo(repair_legal(runner).summary())
+
+
+@db.command()
+@click.option("--to", "to_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the dump (default: <hopgraph home>/backups).")
+@click.pass_context
+def backup(ctx: click.Context, to_dir: Path | None) -> None:
+    """Dump the local server's database to a file (neo4j-admin database dump); the server is
+    stopped for the dump and started again."""
+    started = time.perf_counter()
+    dump = backup_database(settings_of(ctx), to_dir)
+    click.echo(f"backup written: {dump} ({dump.stat().st_size / 1e6:.1f} MB, "
+               f"{time.perf_counter() - started:.0f}s); 'hopgraph db restore {dump}' brings it back")
+
+
+@db.command()
+@click.argument("dump", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_context
+def restore(ctx: click.Context, dump: Path, yes: bool) -> None:
+    """Replace the local server's database with DUMP (a file 'hopgraph db backup' wrote); the
+    server is stopped for the load and started again."""
+    if not dump.is_file():
+        raise click.ClickException(f"{dump}: no such dump file")
+    if not yes:
+        click.confirm(f"Replace the whole database with {dump}?", abort=True)
+    started = time.perf_counter()
+    restore_database(settings_of(ctx), dump)
+    click.echo(f"restored {dump} in {time.perf_counter() - started:.0f}s")

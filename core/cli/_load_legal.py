@@ -13,6 +13,7 @@ import click
 
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.cli._exit import EXIT_SKIPPED, finish_load
+from hopgraph.db import check_free_space, resolve_connection
 from hopgraph.loaders.legal import DEFAULT_MAX_FILE_MB, DEFAULT_MAX_UNIT_CHARS, load_legal
 
 __all__ = ["EXIT_SKIPPED", "legal_load"]
@@ -33,11 +34,15 @@ __all__ = ["EXIT_SKIPPED", "legal_load"]
               show_default=True,
               help="A document with a longer unit (article, clause …) is skipped before "
                    "word segmentation (reported).")
+@click.option("--min-free-mb", type=click.FloatRange(min=0), default=None,
+              help="Refuse to start with less free disk space on the local server's store "
+                   "(default: HOPGRAPH_MIN_FREE_MB, 1024).")
 @click.pass_context
 def legal_load(ctx: click.Context, paths: tuple[Path, ...], no_embed: bool,
                batch_size: int | None, replace_duplicates: bool, max_file_mb: float,
-               max_unit_chars: int) -> None:
-    """Load Vietnamese legal documents (text, ALQAC/crawl/article JSON, Pháp điển Markdown).
+               max_unit_chars: int, min_free_mb: float | None) -> None:
+    """Load Vietnamese legal documents (text, Word .docx, PDF, saved vbpl.vn /
+    thuvienphapluat.vn pages, ALQAC/crawl/article JSON, Pháp điển Markdown).
 
     A document already in the graph is replaced whole. Exit status 0 when every input loaded,
     3 when some were skipped, 1 when none was or the server went away.
@@ -46,6 +51,9 @@ def legal_load(ctx: click.Context, paths: tuple[Path, ...], no_embed: bool,
     if len(missing) == len(paths):
         raise click.ClickException(f"no such file or directory: {', '.join(missing)}")
     settings = settings_of(ctx)
+    # before anything is written: a full disk made Neo4j lose the database mid-load (issue 26)
+    check_free_space(settings, resolve_connection(settings), min_free_mb=(
+        settings.runtime.min_free_mb if min_free_mb is None else min_free_mb))
     with open_runner(settings, ensure_schema=True) as (runner, _conn):
         embedder = None
         if not no_embed:

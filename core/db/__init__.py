@@ -19,14 +19,19 @@ from hopgraph.db._runner import (
 from hopgraph.db._runtime import LocalInstance, free_port
 from hopgraph.db._servers import (
     Connection,
+    backup_database,
+    check_free_space,
+    database_state,
     docker_available,
     docker_started,
     ensure_server,
     local_instance,
     resolve_connection,
+    restore_database,
     server_status,
     start_server,
     stop_server,
+    wait_until_online,
 )
 
 if TYPE_CHECKING:
@@ -34,9 +39,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Connection", "LocalInstance", "Neo4jRunner", "QueryRunner", "ReadTransaction", "Record",
-    "connect", "describe_schema", "docker_available", "docker_started", "ensure_server",
-    "free_port", "install_schema", "local_instance", "resolve_connection", "server_status",
-    "start_server", "stop_server", "translate_errors",
+    "backup_database", "check_free_space", "connect", "database_state", "describe_schema",
+    "docker_available", "docker_started", "ensure_server", "free_port", "install_schema",
+    "local_instance", "resolve_connection", "restore_database", "server_status", "start_server",
+    "stop_server", "translate_errors", "wait_until_online",
 ]
 
 

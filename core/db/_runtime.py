@@ -383,6 +383,46 @@ class LocalInstance:
         out = self._java(home, "org.neo4j.server.startup.Neo4jAdminCommand", args, env)
         return "\n".join(out.strip().splitlines()[-6:])
 
+    def dump(self, to_dir: Path) -> Path:
+        """Dump the ``neo4j`` database with ``neo4j-admin database dump`` into ``to_dir``.
+
+        The server must be stopped (Community cannot stop one database). Returns the dump file
+        (``to_dir/neo4j.dump``).
+
+        Raises:
+            RuntimeSetupError: the server is running, or the dump failed (its message).
+        """
+        self._require_stopped("a dump")
+        home, env = self._prepare()
+        to_dir.mkdir(parents=True, exist_ok=True)
+        self._admin(home, env, ["database", "dump", "neo4j", f"--to-path={to_dir}",
+                                "--overwrite-destination=true"])
+        return to_dir / "neo4j.dump"
+
+    def load_dump(self, dump: Path) -> None:
+        """Replace the ``neo4j`` database with ``dump`` (``neo4j-admin database load``).
+
+        The server must be stopped. The users, roles and password (the system database) stay.
+
+        Raises:
+            RuntimeSetupError: the server is running, the file is missing, or the load failed.
+        """
+        self._require_stopped("a restore")
+        if not dump.is_file():
+            raise RuntimeSetupError(f"{dump}: no such dump file")
+        home, env = self._prepare()
+        # the admin tool reads <dir>/neo4j.dump: give it the file under that name
+        with tempfile.TemporaryDirectory(prefix="restore-", dir=self.root) as staging:
+            os.symlink(dump.resolve(), Path(staging) / "neo4j.dump")
+            self._admin(home, env, ["database", "load", "neo4j", f"--from-path={staging}",
+                                    "--overwrite-destination=true"])
+
+    def _require_stopped(self, what: str) -> None:
+        pid = self.running_pid()
+        if pid is not None:
+            raise RuntimeSetupError(f"the local Neo4j is running (pid {pid}); {what} needs it "
+                                    "stopped")
+
     def _prepare(self) -> tuple[Path, dict[str, str]]:
         """Assemble NEO4J_HOME if needed, write the configuration, set the initial password once.
 

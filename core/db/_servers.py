@@ -7,8 +7,11 @@ local runtime. Both keep their generated password in the hopgraph home, readable
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -18,10 +21,15 @@ import neo4j
 from hopgraph.db._runner import connect
 from hopgraph.db._runtime import LocalInstance
 from hopgraph.errors import RuntimeSetupError
-from hopgraph.settings import DEFAULT_CONNECT_TIMEOUT_S, Settings
+from hopgraph.settings import DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_MIN_FREE_MB, Settings
 
 ServerKind = Literal["external", "docker", "local"]
 _DOCKER_MARKER = "docker-started"
+# How long ``db start`` waits, after Bolt answers, for the database to come online (recovery of
+# a large transaction log takes a while; a database that fails to recover says so at once).
+DATABASE_ONLINE_TIMEOUT_S = 180.0
+_STATE_QUERY = ("SHOW DATABASES YIELD name, currentStatus, statusMessage WHERE name = $name "
+                "RETURN currentStatus, statusMessage")
 
 
 @dataclass(frozen=True)
@@ -98,7 +106,138 @@ def start_server(settings: Settings) -> Connection:
         (settings.runtime.home / _DOCKER_MARKER).write_text("1\n")
     else:
         inst.start()
-    return resolve_connection(settings)
+    conn = resolve_connection(settings)
+    log = None if docker_started(settings) else inst.root / "logs" / "debug.log"
+    wait_until_online(conn, log=log)
+    return conn
+
+
+def database_state(driver: neo4j.Driver, database: str) -> tuple[str, str]:
+    """The database's current status (``online``, ``offline``, ``starting`` …) and the server's
+    message about it (why it is offline), from ``SHOW DATABASES`` on the system database."""
+    rows, _, _ = driver.execute_query(_STATE_QUERY, {"name": database}, database_="system",
+                                      routing_=neo4j.RoutingControl.READ)
+    if not rows:
+        return "missing", f"the server has no database named '{database}'"
+    return str(rows[0]["currentStatus"]), " ".join(str(rows[0]["statusMessage"] or "").split())
+
+
+def wait_until_online(conn: Connection, *, timeout_s: float = DATABASE_ONLINE_TIMEOUT_S,
+                      log: Path | None = None) -> None:
+    """Wait until the connection's database is ``online``.
+
+    Raises:
+        RuntimeSetupError: the database is offline with a reason (it failed to start, e.g. its
+            transaction log could not be recovered), missing, or not online within
+            ``timeout_s``; the message names the state, the server's reason and what to do.
+    """
+    from hopgraph.db._runner import translate_errors
+
+    deadline = time.monotonic() + timeout_s
+    with translate_errors("database status"):
+        driver = conn.driver()
+        try:
+            while True:
+                status, message = database_state(driver, conn.database)
+                if status == "online":
+                    return
+                failed = status in ("offline", "quarantined", "missing") and bool(message)
+                if failed or time.monotonic() >= deadline:
+                    break
+                time.sleep(1.0)
+        finally:
+            driver.close()
+    where = f"; server log: {log}" if log else ""
+    raise RuntimeSetupError(
+        f"Neo4j answers at {conn.uri} but its database '{conn.database}' is {status}"
+        f"{': ' + message if message else ''}{where}. Free disk space if it is full, then "
+        "'hopgraph db stop' and 'hopgraph db start'; 'hopgraph db restore DUMP' brings back a "
+        "backup")
+
+
+def check_free_space(settings: Settings, conn: Connection, *,
+                     min_free_mb: float = DEFAULT_MIN_FREE_MB) -> float | None:
+    """Refuse to start a load when the disk of the local server's store has less than
+    ``min_free_mb`` free; return the free megabytes (None: not a local store, not checked).
+
+    Raises:
+        RuntimeSetupError: less free space than ``min_free_mb``.
+    """
+    if conn.kind != "local":
+        return None  # an external or Docker server's disk is not visible from here
+    inst = local_instance(settings)
+    path = inst.root / "data"
+    while not path.exists() and path != path.parent:  # a store not created yet: its disk
+        path = path.parent
+    free_mb = shutil.disk_usage(path).free / 1e6
+    if free_mb < min_free_mb:
+        raise RuntimeSetupError(
+            f"only {free_mb:.0f} MB free on the disk of the Neo4j store ({path}); a load needs "
+            f"at least {min_free_mb:.0f} MB (HOPGRAPH_MIN_FREE_MB / --min-free-mb): free space "
+            "first; nothing was loaded")
+    return free_mb
+
+
+def _local_only(settings: Settings, what: str) -> LocalInstance:
+    if settings.neo4j.uri or docker_started(settings):
+        where = settings.neo4j.uri or "the Docker container"
+        raise RuntimeSetupError(
+            f"{what} works on the local runtime hopgraph runs; the server in use is {where}: "
+            "run neo4j-admin database dump/load there")
+    return local_instance(settings)
+
+
+def backup_database(settings: Settings, to_dir: Path | None = None) -> Path:
+    """Dump the local server's ``neo4j`` database into ``to_dir`` (default: <home>/backups) as
+    ``neo4j-<UTC time>.dump``; a running server is stopped for the dump and started again.
+
+    Raises:
+        RuntimeSetupError: not the local runtime, too little free space, or the dump failed.
+    """
+    inst = _local_only(settings, "hopgraph db backup")
+    target = to_dir or settings.runtime.home / "backups"
+    target.mkdir(parents=True, exist_ok=True)
+    store = inst.root / "data" / "databases" / "neo4j"
+    size = sum(p.stat().st_size for p in store.rglob("*") if p.is_file()) if store.exists() else 0
+    if shutil.disk_usage(target).free < size:
+        raise RuntimeSetupError(f"{target}: {shutil.disk_usage(target).free / 1e6:.0f} MB free, "
+                                f"the store is {size / 1e6:.0f} MB; choose another --to folder")
+    return _stopped(settings, inst, lambda: _dump_to(inst, target))
+
+
+def restore_database(settings: Settings, dump: Path) -> None:
+    """Replace the local server's ``neo4j`` database with ``dump``; a running server is stopped
+    for the load and started again (and must come online).
+
+    Raises:
+        RuntimeSetupError: not the local runtime, no such file, or the load failed.
+    """
+    inst = _local_only(settings, "hopgraph db restore")
+    if not dump.is_file():
+        raise RuntimeSetupError(f"{dump}: no such dump file")
+    _stopped(settings, inst, lambda: inst.load_dump(dump))
+
+
+def _dump_to(inst: LocalInstance, target: Path) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    staging = target / f".dump-{stamp}"
+    produced = inst.dump(staging)
+    final = target / f"neo4j-{stamp}.dump"
+    produced.rename(final)
+    shutil.rmtree(staging, ignore_errors=True)
+    return final
+
+
+def _stopped(settings: Settings, inst: LocalInstance, work: Any) -> Any:
+    """``work()`` with the local server stopped; started again (and online) if it was up."""
+    was_running = inst.stop()
+    try:
+        return work()
+    finally:
+        if was_running:
+            inst.start()
+            wait_until_online(resolve_connection(settings),
+                              log=inst.root / "logs" / "debug.log")
 
 
 def stop_server(settings: Settings) -> str:
@@ -133,17 +272,23 @@ def _compose(settings: Settings, inst: LocalInstance, *args: str) -> None:
 
 
 def server_status(driver: neo4j.Driver, database: str) -> dict[str, Any]:
-    """Version, edition, APOC and GDS versions and node count of the connected server."""
+    """Version, edition, APOC and GDS versions and node count of the connected server, and the
+    database's status (``database``, with the server's ``reason`` when it is not online: then
+    APOC, GDS and the node count are None)."""
     from neo4j.exceptions import ClientError
 
     components, _, _ = driver.execute_query(
         "CALL dbms.components() YIELD name, versions, edition RETURN name, versions, edition",
         database_="system", routing_=neo4j.RoutingControl.READ,
     )
+    status, reason = database_state(driver, database)
     info: dict[str, Any] = {
         "version": components[0]["versions"][0],
         "edition": components[0]["edition"],
+        "database": status, "reason": reason or None,
     }
+    if status != "online":
+        return {**info, "apoc": None, "gds": None, "nodes": None}
     for key, fn in (("apoc", "apoc.version"), ("gds", "gds.version")):
         try:
             rows, _, _ = driver.execute_query(
