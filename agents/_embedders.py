@@ -186,12 +186,12 @@ def _quiet_weight_loading() -> Iterator[None]:
         yield
         return
     was_enabled = hf_logging.is_progress_bar_enabled()
-    hf_logging.disable_progress_bar()
+    hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
     try:
         yield
     finally:
         if was_enabled:
-            hf_logging.enable_progress_bar()
+            hf_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
 
 
 def resolve_sentence_transformer(model: str) -> str:

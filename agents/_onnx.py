@@ -179,9 +179,9 @@ class OnnxSentenceEncoder:
         except Exception as e:  # a truncated or foreign file
             raise EmbeddingError(f"cannot open ONNX graph {self.path}: {e}") from e
 
-    def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray[Any, Any]:
         """L2-normalised float32 vectors, one row per text, in input order."""
-        out: list[np.ndarray] = []
+        out: list[np.ndarray[Any, Any]] = []
         # Batches of similar length pad less; the order is restored at the end.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for start in range(0, len(order), batch_size):

@@ -14,6 +14,7 @@ import base64
 import binascii
 import hashlib
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -66,7 +67,8 @@ def encode_vector(vector: Sequence[float]) -> str:
     return base64.b64encode(np.asarray(vector, dtype=VECTOR_DTYPE).tobytes()).decode("ascii")
 
 
-def decode_vector(stored: str, dimension: int, *, what: str = "vector") -> np.ndarray:
+def decode_vector(stored: str, dimension: int, *, what: str = "vector"
+                  ) -> np.ndarray[Any, Any]:
     """The float32 vector stored by :func:`encode_vector`.
 
     Raises:

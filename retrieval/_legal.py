@@ -20,7 +20,6 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import date
 from itertools import pairwise
 from typing import Any
@@ -38,9 +37,11 @@ from hopgraph.retrieval._legal_query import (
 )
 from hopgraph.retrieval._legal_types import (
     DEFAULT_K,
+    Candidate,
     LegalContext,
     RetrievalConfig,
     RetrievalFilters,
+    to_native,
 )
 from hopgraph.vocabulary import name_form
 
@@ -62,16 +63,6 @@ DEFINITION_FLOOR = 0.5
 _SYLLABLE = re.compile(r"\w+", re.UNICODE)
 # Single-syllable stopwords: a bigram of two of them ("có được", "là không") is no phrase.
 _STOP_SYLLABLES = frozenset(w for w in LEXICAL_STOPWORDS if "_" not in w)
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One seed: a fused candidate of the search, with its scores and final (re-ranked) score."""
-
-    id: str
-    doc_id: str
-    scores: dict[str, float]
-    score: float
 
 
 class LegalRetriever:
@@ -319,18 +310,6 @@ def _candidate(c: Mapping[str, Any], reranked: bool) -> Candidate:
         ("heading", "body", "definition", "rerank") if reranked else ())
     scores = {key: float(c[key]) for key in keys if c.get(key) is not None}
     return Candidate(c["id"], c["doc_id"], scores, float(c["rerank"]))
-
-
-def to_native(value: Any) -> Any:
-    """Driver temporal values (``neo4j.time.Date``) to ``datetime.date``, recursively."""
-    if isinstance(value, dict):
-        return {k: to_native(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [to_native(v) for v in value]
-    to_native_fn = getattr(value, "to_native", None)
-    if to_native_fn is not None and not isinstance(value, date):
-        return to_native_fn()
-    return value
 
 
 def _ms(started: float) -> float:

@@ -6,19 +6,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hopgraph.retrieval._legal_consolidate import PartChange, consolidate_text, unknown_date_note
 from hopgraph.retrieval._legal_types import (
+    Candidate,
     ChainStep,
     ContextItem,
     Provenance,
     RetrievalConfig,
     Role,
 )
-
-if TYPE_CHECKING:
-    from hopgraph.retrieval._legal import Candidate
 
 _LEVEL_WORDS = {
     "Part": "Phần", "Chapter": "Chương", "Section": "Mục", "Subsection": "Tiểu mục",

@@ -289,7 +289,8 @@ class LegalContext:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (dates as ISO strings)."""
-        return _jsonable(asdict(self))
+        result: dict[str, Any] = _jsonable(asdict(self))
+        return result
 
 
 def _jsonable(value: Any) -> Any:
@@ -299,4 +300,26 @@ def _jsonable(value: Any) -> Any:
         return [_jsonable(v) for v in value]
     if isinstance(value, date):
         return value.isoformat()
+    return value
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One seed: a fused candidate of the search, with its scores and final (re-ranked) score."""
+
+    id: str
+    doc_id: str
+    scores: dict[str, float]
+    score: float
+
+
+def to_native(value: Any) -> Any:
+    """Driver temporal values (``neo4j.time.Date``) to ``datetime.date``, recursively."""
+    if isinstance(value, dict):
+        return {k: to_native(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [to_native(v) for v in value]
+    to_native_fn = getattr(value, "to_native", None)
+    if to_native_fn is not None and not isinstance(value, date):
+        return to_native_fn()
     return value

@@ -19,7 +19,6 @@ from datetime import date
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from hopgraph.agents._embedders import Embedder
 from hopgraph.agents._llm import ChatModel, Usage, neutralise_fences, parse_json_reply
 from hopgraph.agents.legal._abstention import DEFAULT_ABSTENTION, AbstentionRule
 from hopgraph.agents.legal._auditor import Auditor, DraftSentence
@@ -38,6 +37,7 @@ from hopgraph.agents.legal._types import (
 )
 from hopgraph.db import QueryRunner
 from hopgraph.errors import ConfigError, LLMError
+from hopgraph.ports import Embedder
 from hopgraph.retrieval import (
     ContextItem,
     LegalRetriever,

@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 import time
 from datetime import date
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
-from pydantic.json_schema import JsonDict
 
 from hopgraph.agents._llm import ChatModel, Usage, ask_schema
 from hopgraph.agents.legal._parsing import (
@@ -61,7 +60,7 @@ _SYSTEM = (
 )
 
 
-def _bounded_strings(items: int, chars: int) -> JsonDict:
+def _bounded_strings(items: int, chars: int) -> dict[str, Any]:
     return {"maxItems": items, "items": {"type": "string", "maxLength": chars}}
 
 

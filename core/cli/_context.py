@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import click
 
@@ -21,7 +22,7 @@ def settings_of(ctx: click.Context) -> Settings:
     return settings
 
 
-class QuestionType(click.ParamType):
+class QuestionType(click.ParamType[str, Any]):
     """A question argument: ``hopgraph.questions.validate_question`` before anything starts.
 
     A refusal is one ``Error:`` line and exit 1 (the root maps the error), not a usage screen.

@@ -88,7 +88,8 @@ class _HopgraphRetriever(Retriever):
     def _raw(evidence: Sequence[Evidence], metadata: dict[str, Any]) -> RawSearchResult:
         # One record per evidence with its fields as keys: a custom ``result_formatter`` reads
         # record["text"], record["citation"], record["validity"] …
-        return RawSearchResult(records=[neo4j.Record(ev.to_dict()) for ev in evidence],
+        return RawSearchResult(records=[neo4j.Record(ev.to_dict())  # type: ignore[no-untyped-call]
+                                            for ev in evidence],
                                metadata=metadata)
 
     def default_record_formatter(self, record: neo4j.Record) -> RetrieverResultItem:
