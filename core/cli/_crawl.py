@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from hopgraph.cli._exit import finish_load
+from hopgraph.cli._exit import EXIT_SKIPPED
 from hopgraph.loaders.crawl import (
     DEFAULT_DELAY_S,
     DEFAULT_RETRIES,
@@ -56,5 +56,7 @@ def crawl(ctx: click.Context, listing_url: str, out_dir: Path, pages: int, limit
     click.echo(report.summary())
     if report.written or report.already_done:
         click.echo(f"then: hopgraph load legal {out_dir}")
-    finish_load(ctx, loaded=len(report.written) + report.already_done,
-                skipped=len(report.failed), what="document", unit="documents")
+    if not report.written and not report.already_done:
+        raise click.ClickException(f"no document was fetched ({len(report.failed)} failed)")
+    if report.failed:
+        ctx.exit(EXIT_SKIPPED)
