@@ -68,6 +68,7 @@ class Document(LegalNode):
     title = StringProperty()
     issue_date = DateProperty()
     effective_date = DateProperty()
+    effective_date_stated = DateProperty()  # as the document states it; effective_date follows a later change
     expiry_date = DateProperty()
     status = StringProperty()
     status_external = StringProperty()
@@ -110,6 +111,13 @@ class LegalUnit(LegalNode):
     valid_from_unknown = BooleanProperty()  # version / inserted unit: no start date stated
     not_before = DateProperty()  # version / inserted unit: its amending document's issue date
     valid_to_unknown = BooleanProperty()  # ended by a successor whose start is unknown
+    # the document whose own start date valid_from is (it moves when that start is changed)
+    date_from_doc = StringProperty(index=True)
+    # UnitVersion: None (the whole unit rewritten), "title", "lead" (only the words before its
+    # sub-units) or "phrase" (phrases replaced, removed or added: derived from the instruction)
+    scope = StringProperty()
+    derived = StringProperty()  # "phrase": written by the derive step from a phrase edit
+    doc_start = DateProperty()  # the wording states the start date of its document
 
     children = RelationshipTo("LegalUnit", StructureRel.CONTAINS.value)
     parent = RelationshipFrom("LegalNode", StructureRel.CONTAINS.value)

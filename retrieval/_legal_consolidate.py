@@ -41,6 +41,7 @@ _MARKERS = {
 _VERB = {"AMENDS": "sửa đổi, bổ sung bởi", "SUPPLEMENTS": "bổ sung bởi",
          "REPEALS": "bãi bỏ bởi", "REPLACES": "thay thế bởi"}
 _TEXTUAL = ("textual_substitution", "phrase_removal")
+_TEXTUAL_ALL = (*_TEXTUAL, "phrase_addition")
 
 
 def vn_date(day: date) -> str:
@@ -154,6 +155,8 @@ class ConsolidatedDocument:
         as_of: the date.
         units: every unit in document order (those not shown included, with their state).
         notes: document-level notes (not yet in force, replaced or repealed at the date).
+        not_loaded: amending documents a loaded text says changed this one that the graph has
+            not loaded: their changes are missing (an official consolidation lists its sources).
     """
 
     doc_id: str
@@ -163,6 +166,7 @@ class ConsolidatedDocument:
     as_of: date
     units: list[ConsolidatedUnit]
     notes: list[str] = field(default_factory=list)
+    not_loaded: list[str] = field(default_factory=list)
 
     def shown_units(self) -> list[ConsolidatedUnit]:
         """The units that make up the document at the date, in order."""
@@ -179,6 +183,9 @@ class ConsolidatedDocument:
                  f"Văn bản hợp nhất tại ngày {vn_date(self.as_of)} (từ các văn bản đã nạp; "
                  f"{len(self.changed_units())} đơn vị được sửa đổi, bổ sung hoặc bãi bỏ)"]
         lines.extend(f"Lưu ý: {n}" for n in self.notes)
+        if self.not_loaded:
+            lines.append("Lưu ý: chưa cập nhật các văn bản: " + ", ".join(self.not_loaded)
+                         + " (đã sửa đổi văn bản này nhưng chưa được nạp vào đồ thị)")
         lines.append("")
         for u in self.shown_units():
             if u.text:
@@ -293,13 +300,23 @@ def build_consolidated(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
         children.setdefault(parent, []).append(r)
     units: list[ConsolidatedUnit] = []
 
-    def walk(parent: str | None, depth: int, context: _Context | None) -> None:
+    def walk(parent: str | None, depth: int, context: _Context | None,
+             repealed: ConsolidatedUnit | None) -> None:
         for r in document_order(children.get(parent, [])):
-            unit = _consolidated_unit(r, depth, context, children.get(r["id"], []), as_of)
+            if repealed is not None:
+                # a repealed unit takes its sub-units with it
+                label = r.get("label") or f"{r.get('level')} {r.get('number') or ''}".strip()
+                unit = ConsolidatedUnit(id=r["id"], level=r.get("level") or "", label=label,
+                                        depth=depth, state="removed", text="",
+                                        change=repealed.change)
+            else:
+                unit = _consolidated_unit(r, depth, context, children.get(r["id"], []), as_of)
             units.append(unit)
-            walk(r["id"], depth + 1, _Context.of(r, unit, context))
+            walk(r["id"], depth + 1, _Context.of(r, unit, context),
+                 repealed if repealed is not None else
+                 unit if unit.state == "repealed" else None)
 
-    walk(None, 0, None)
+    walk(None, 0, None, None)
     notes: list[str] = []
     eff = doc.get("effective_date")
     if eff is not None and eff > as_of:
@@ -315,6 +332,7 @@ def build_consolidated(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
     return ConsolidatedDocument(
         doc_id=doc["id"], number=doc.get("number"), doc_type=doc.get("doc_type"),
         title=doc.get("title"), as_of=as_of, units=units, notes=notes,
+        not_loaded=sorted(doc.get("not_loaded") or []),
     )
 
 
@@ -329,9 +347,13 @@ class _Context:
     @staticmethod
     def of(row: Mapping[str, Any], unit: ConsolidatedUnit,
            outer: _Context | None) -> _Context | None:
+        # only a wording written in full decides which sub-units the unit has: a new title,
+        # new opening words or replaced phrases keep them
         chosen = row.get("chosen")
-        if unit.state == "amended" and chosen:
-            return _Context(chosen["amended_by"], chosen.get("start"), unit.change)
+        whole = row["whole"] if "whole" in row else (
+            chosen if chosen and not chosen.get("scope") else None)
+        if unit.state == "amended" and whole:
+            return _Context(whole["amended_by"], whole.get("start"), unit.change)
         return outer
 
 
@@ -368,10 +390,25 @@ def _consolidated_unit(r: Mapping[str, Any], depth: int, context: _Context | Non
     base: dict[str, Any] = {"id": r["id"], "level": r.get("level") or "", "label": label,
                             "depth": depth,
                             "possibly_superseded": bool(r.get("undated_versions"))}
-    notes = [f"sửa đổi một phần câu chữ: {c.describe()}"
-             + (f" — {c.evidence}" if c.evidence else "")
-             for c in changes if c.kind == "AMENDS" and c.method in _TEXTUAL
-             and _started(c, as_of)]
+    raw_changes = r.get("changes") or []
+    notes = [("chưa áp dụng được vào câu chữ (không đọc được cụm từ của lệnh): "
+              if not raw.get("edits") else
+              "chưa áp dụng được vào câu chữ (không tìm thấy cụm từ trong đơn vị): ")
+             + c.describe() + (f" — {c.evidence}" if c.evidence else "")
+             for raw, c in zip(raw_changes, changes, strict=True)
+             if c.kind == "AMENDS" and c.method in _TEXTUAL_ALL and _started(c, as_of)
+             and not raw.get("applied")]
+    version_docs = set(r.get("version_docs") or [])
+    for c in changes:
+        # an instruction that rewrites the unit, in force, whose new wording was not captured:
+        # the wording below may be the old one; say so rather than serve it as in force
+        by = c.source_id.split(":", 1)[0]
+        if c.kind == "AMENDS" and c.method not in (*_TEXTUAL_ALL, "renumbering") \
+                and _started(c, as_of) \
+                and by not in version_docs and r.get("supplemented_by") != by \
+                and (context is None or context.amended_by != by):
+            notes.append(f"{c.describe()}, nhưng chưa trích xuất được nội dung mới: nội dung "
+                         "dưới đây có thể không còn áp dụng")
     if not r.get("started"):
         return ConsolidatedUnit(**base, state="not_yet", text="")
     # A newer wording of a containing unit that has no version of this unit leaves it out.
@@ -389,9 +426,10 @@ def _consolidated_unit(r: Mapping[str, Any], depth: int, context: _Context | Non
     wording = (chosen.get("text") if chosen else r.get("text")) or ""
     text = lead_text(wording, kids)
     if chosen:
+        phrase = chosen.get("scope") == "phrase"
         ch: Change | None = next((c for c in changes if c.kind == "AMENDS"
                                   and c.source_id.split(":", 1)[0] == chosen["amended_by"]
-                                  and c.method not in _TEXTUAL), None)
+                                  and (c.method in _TEXTUAL_ALL) == phrase), None)
         if ch is None and context is not None and context.amended_by == chosen["amended_by"]:
             ch = context.change
         if ch is None:

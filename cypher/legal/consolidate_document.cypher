@@ -1,4 +1,4 @@
-// purpose: The consolidated wording of one document at a date (văn bản hợp nhất): every unit of the document (inserted units included, versions excluded) with its original wording, the version in force at the date (latest start first; a start that is unknown counts from not_before, the amending document's issue date, and is flagged; a version with neither date is never chosen), whether it is repealed at the date, and the change edges that explain it; the document's own dates and any replacement in force.
+// purpose: The consolidated wording of one document at a date (văn bản hợp nhất): every unit of the document (inserted units included, versions excluded) with its original wording, the version in force at the date (latest start first; a start that is unknown counts from not_before, the amending document's issue date, and is flagged; a version with neither date is never chosen), whether it is repealed at the date, and the change edges that explain it; the document's own dates and any replacement in force, and the amending documents a loaded text names that the graph has not loaded.
 // mode: read
 // param doc_id: string -- the document's id (its normalised number or slug)
 // param as_of: date -- the date the wording is judged at
@@ -12,6 +12,11 @@ CALL (d) {
     effective_date: coalesce(r.effective_date, nd.effective_date),
     not_before: nd.issue_date}) AS replaced_by
 }
+// documents a loaded text says amended this one, which the graph has not loaded
+CALL (d) {
+  OPTIONAL MATCH (p:LegalNode)-[:AMENDS]->(d) WHERE p:Placeholder
+  RETURN collect(DISTINCT p.id) AS not_loaded
+}
 CALL (d) {
   OPTIONAL MATCH (u:LegalUnit {doc_id: d.id}) WHERE NOT u:UnitVersion
   WITH u WHERE u IS NOT NULL
@@ -24,7 +29,7 @@ CALL (d) {
     ORDER BY start DESC, unknown, v.id DESC
     WITH collect(CASE WHEN v IS NOT NULL THEN {id: v.id, text: v.text, valid_from: v.valid_from,
       valid_to: v.valid_to, date_unknown: unknown, not_before: v.not_before, start: start,
-      amended_by: v.amended_by} END) AS versions
+      amended_by: v.amended_by, scope: v.scope} END) AS versions
     RETURN versions,
       [x IN versions WHERE x.start IS NOT NULL AND x.start <= $as_of
         AND (x.valid_to IS NULL OR x.valid_to > $as_of)][0] AS chosen,
@@ -40,7 +45,7 @@ CALL (d) {
     RETURN collect({kind: type(r), source_id: src.id, source_doc: coalesce(src.doc_id, src.id),
       source_citation: coalesce(src.citation, src.number, src.id), method: r.method,
       evidence: r.evidence, effective_date: eff, date_unknown: eff IS NULL,
-      not_before: sd.issue_date}) AS changes
+      not_before: sd.issue_date, edits: r.edits, applied: r.applied}) AS changes
   }
   WITH u, parent, versions, chosen, undated_versions, changes,
     coalesce(u.valid_from_unknown, false) AND u.valid_from IS NULL AS u_unknown,
@@ -56,6 +61,7 @@ CALL (d) {
     started: CASE WHEN u_unknown THEN u.not_before IS NOT NULL AND u.not_before <= $as_of
       ELSE u.valid_from IS NULL OR u.valid_from <= $as_of END,
     chosen: chosen, versions: size(versions), undated_versions: undated_versions,
+    whole: [x IN versions WHERE x.scope IS NULL AND x.start IS NOT NULL AND x.start <= $as_of][0],
     version_docs: [x IN versions | x.amended_by],
     later_versions: [x IN versions WHERE x.start > $as_of | {id: x.id, start: x.start,
       date_unknown: x.date_unknown}],
@@ -64,4 +70,6 @@ CALL (d) {
 }
 RETURN CASE WHEN d IS NULL THEN null ELSE {id: d.id, number: d.number, doc_type: d.doc_type,
   title: d.title, issuer: d.issuer, issue_date: d.issue_date, effective_date: d.effective_date,
-  expiry_date: d.expiry_date, status: d.status, replaced_by: replaced_by} END AS doc, units
+  expiry_date: d.expiry_date, status: d.status, replaced_by: replaced_by,
+  not_loaded: not_loaded, start_moved_by: d.start_moved_by,
+  effective_date_stated: d.effective_date_stated} END AS doc, units

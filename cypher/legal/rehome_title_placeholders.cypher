@@ -1,11 +1,14 @@
-// purpose: Re-home what amending texts wrote against a document they name by title only (doc_id '~<title slug>') onto the one loaded Document that carries that title (or that a codification names so): ids and doc_id rewritten, a placeholder merged into the real unit of the same id, citations relabelled. Runs first in derive, so load order never changes the graph; a title two loaded documents share is left alone.
+// purpose: Re-home what amending texts wrote against a document they name by title only (doc_id '~<title slug>') onto the one loaded Document that carries that title (or that a codification names so): ids and doc_id rewritten, a placeholder merged into the real unit of the same id, citations relabelled. Runs first in derive, so load order never changes the graph; a title two loaded documents share is left alone, and so is a document issued after the text that wrote against its title.
 // mode: write
 // returns: count
 // start from what waits for a title (nothing, usually): one pass over the nodes, not one per title
 MATCH (n:LegalNode) WHERE n.doc_id STARTS WITH '~'
-WITH substring(n.doc_id, 1) AS slug, collect(n) AS pending
-CALL (slug) {
+// the earliest issue date of a document that wrote against the title (versions and inserted
+// units carry it as not_before): a text never amends a law enacted after it
+WITH substring(n.doc_id, 1) AS slug, collect(n) AS pending, min(n.not_before) AS cited_on
+CALL (slug, cited_on) {
   MATCH (d:Document) WHERE slug IN d.name_slugs
+    AND (cited_on IS NULL OR d.issue_date IS NULL OR d.issue_date <= cited_on)
   RETURN d
   UNION
   // a name a codification gives beside the number of a loaded document
@@ -14,6 +17,7 @@ CALL (slug) {
   WITH split(entry, '|') AS parts
   WHERE parts[1] = slug
   MATCH (d:Document {id: parts[2]})
+  WHERE cited_on IS NULL OR d.issue_date IS NULL OR d.issue_date <= cited_on
   RETURN d
 }
 WITH slug, pending, collect(DISTINCT d) AS docs

@@ -208,8 +208,13 @@ class NameIndex(Mapping[str, str]):
         out.numbers = self.numbers
         for key, number in (local or {}).items():
             # a name the text states beside a number wins, unless that number is unknown and
-            # the name is a known document's title (a mistyped number in the amending text)
-            if key not in self._by_key or number in self.numbers:
+            # the name is a known document's title (a mistyped number in the amending text) —
+            # and that title is a document issued before the citing one: a text never names a
+            # law enacted after it
+            known = self._by_key.get(key)
+            later = known is not None and as_of is not None and all(
+                d is not None and d > as_of for d in known.values())
+            if key not in self._by_key or number in self.numbers or later:
                 out._local[key] = number
         return out
 
@@ -221,6 +226,8 @@ class NameIndex(Mapping[str, str]):
         if len(entry) == 1:
             number = next(iter(entry))
             issued = entry[number]
+            if issued is not None and self.as_of is not None and issued > self.as_of:
+                return None  # the only document of that name came after the citing one
             if year is not None and issued is not None and issued.year != year and (
                     f"/{year}/" not in number):
                 return None

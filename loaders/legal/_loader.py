@@ -48,6 +48,7 @@ DEFAULT_MAX_UNIT_CHARS = 200_000  # ``--max-unit-chars``: a unit's own wording (
 SEGMENT_CHUNK_CHARS = 2_000
 _CHUNK_CUTS = (". ", "; ", ": ", ", ", " ")
 DERIVE_STEPS = ("legal/rehome_title_placeholders", "legal/link_inserted_units", "legal/derive_version_only_units",
+                "legal/derive_document_start", "legal/derive_phrase_versions",
                 "legal/derive_unit_validity",
                 "legal/derive_version_validity", "legal/derive_document_status",
                 "legal/derive_defined_terms")
@@ -316,7 +317,47 @@ def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = 
             problems.append(_failure(doc.meta.source_file, e))
             continue
         related.append(doc)
+    issue_dates = {doc_id: day for doc_id, _, day in known_documents}
+    issue_dates.update({d.meta.doc_id: d.meta.issue_date for d in related})
+    for doc in related:
+        drop_later_targets(doc, issue_dates)
     return related, problems, len(found)
+
+
+_CHANGES = ("AMENDS", "SUPPLEMENTS", "REPEALS", "REPLACES")
+
+
+def drop_later_targets(doc: ParsedDocument, issued: Mapping[str, date | None]) -> None:
+    """A document never amends, repeals or replaces one issued after it: such an instruction
+    read the wrong law (a title shared by a later law); it is dropped with a warning naming the
+    file and line, and its new wording with it."""
+    own = doc.meta.issue_date
+    if own is None:
+        return
+    lines = {doc.unit_id(u): u.line for u in doc.units}
+    late: set[tuple[str, str]] = set()
+    kept = []
+    for rel in doc.relations:
+        target_doc = rel.target.split(":", 1)[0]
+        day = issued.get(target_doc)
+        if rel.type in _CHANGES and day is not None and day > own and target_doc != doc.meta.doc_id:
+            if (rel.source, target_doc) not in late:
+                doc.warnings.append(Problem(doc.meta.source_file, lines.get(rel.source), (
+                    f"{rel.source} cannot change {target_doc}: that document was issued on "
+                    f"{day:%d/%m/%Y}, after this one ({own:%d/%m/%Y}); the instruction is "
+                    "skipped (it names another law of the same title)")))
+            late.add((rel.source, target_doc))
+            continue
+        kept.append(rel)
+    dropped = {n.id for n in doc.new_units
+               if n.doc_id != doc.meta.doc_id and _after(issued.get(n.doc_id), own)}
+    doc.relations[:] = [r for r in kept if r.source not in dropped]
+    doc.new_units[:] = [n for n in doc.new_units if n.id not in dropped]
+    doc.unresolved[:] = [u for u in doc.unresolved if u.source not in dropped]
+
+
+def _after(day: date | None, own: date) -> bool:
+    return day is not None and day > own
 
 
 def _embed(plans: list[WritePlan], embedder: Embedder, max_chars: int) -> int:

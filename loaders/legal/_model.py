@@ -114,6 +114,12 @@ class Relation:
     origin: str = "text"
     source_kind: str = "unit"
     target_kind: str = "unit"
+    # the document whose own start date ``effective_date`` is (None: a date the text states for
+    # this provision): a later change of that document's start moves it too
+    date_from_doc: str | None = None
+    # phrase edits: [old1, new1, old2, new2, ...] applied to the target's wording (and its
+    # sub-units'), an insertion written as its anchor and the anchor with the words added
+    edits: list[str] | None = None
 
 
 @dataclass
@@ -136,6 +142,13 @@ class NewUnit:
     line: int | None = None
     own_text: str = ""  # the wording before its first sub-unit (references are read here)
     not_before: date | None = None  # the amending document's issue date: never in force before
+    date_from_doc: str | None = None  # valid_from is this document's own start date
+    # what of the target the new wording replaces: None (all of it), "title" (an article's or a
+    # chapter's name only) or "lead" (the opening words before its sub-units only)
+    scope: str | None = None
+    # the wording states the start date of the document it amends (``Luật này có hiệu lực thi
+    # hành từ ngày …`` written into that document's own provision)
+    doc_start: date | None = None
 
 
 @dataclass

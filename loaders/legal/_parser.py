@@ -59,6 +59,8 @@ _CLOSE_QUOTE_END = re.compile(r"[”\"’»][.;,]?\s*$")
 _INSTRUCTION_END = re.compile(r"(?:như sau|sau đây)\s*:?\s*$", re.IGNORECASE)
 _ACTION_COLON = re.compile(r"(?:sửa đổi|bổ sung|thay thế|bãi bỏ)[^\n]*:\s*$", re.IGNORECASE)
 _ACTION = re.compile(r"sửa đổi|bổ sung|thay thế|bãi bỏ", re.IGNORECASE)
+_UNIT_NAMED = re.compile(r"(?:điểm\s+[a-zđ]\d?|khoản\s+\d+[a-zđ]?|Điều\s+\d+[a-zđ]?)\s+(?:khoản|Điều|của)",
+                         re.IGNORECASE)
 
 
 @dataclass
@@ -445,6 +447,9 @@ class _Parser:
             if entry.quote is not None:
                 return True  # a second quoted block of the same instruction
             if _ACTION_COLON.search(entry.text):
+                return True
+            if _ACTION.search(entry.text) and _UNIT_NAMED.search(entry.text):
+                # "Sửa đổi, bổ sung khoản 4 Điều 44 của Luật …" then the wording, no "như sau:"
                 return True
             if not _INSTRUCTION_END.search(entry.text):
                 return False

@@ -33,6 +33,7 @@ from hopgraph.loaders.legal._citations import (
     resolve,
     title_placeholder,
 )
+from hopgraph.loaders.legal._dates import find_effective_dates
 from hopgraph.loaders.legal._ids import normalise_doc_number, roman_to_int, segment, version_id
 from hopgraph.loaders.legal._model import (
     NewUnit,
@@ -77,7 +78,7 @@ _REPLACE_DOC = re.compile(
 )
 _EXPIRES = re.compile(
     r"(?P<dtype>Luật|Bộ luật|Nghị định|Thông tư liên tịch|Thông tư|Quyết định|Nghị quyết|Pháp lệnh)"
-    r"(?P<rest>[^;:\n]{0,200}?)\s+hết\s+hiệu\s+lực(?:\s+thi\s+hành)?\s+(?:kể\s+)?từ\s+ngày\s+"
+    r"(?P<rest>[^;:\n]{0,400}?)\s+hết\s+hiệu\s+lực(?:\s+thi\s+hành)?\s+(?:kể\s+)?từ\s+ngày\s+"
     r"(?:Luật|Bộ luật|Nghị định|Thông tư|Quyết định|Nghị quyết|Pháp lệnh)\s+này\s+có\s+hiệu\s+lực",
 )
 _GUIDE = re.compile(
@@ -115,6 +116,63 @@ _PHRASE_ITEM = re.compile(r"^(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ(?:\s+
 _ANNEX_TARGET = re.compile(r"(?<![\wÀ-ỹ])Phụ\s+lục\s+(?:số\s+)?([IVXLC]+|\d{1,2})(?![\wÀ-ỹ])",
                            re.IGNORECASE)
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|‘[^’]*’")
+_CHANGE_TYPES = ("AMENDS", "SUPPLEMENTS", "REPEALS", "REPLACES")
+# "Luật Đường sắt số 06/2017/QH14 đã được sửa đổi, bổ sung một số điều theo Luật số 35/2018/QH14
+# và Luật số 16/2023/QH15": which documents amended a law, as a text states it
+_STATED_AMENDED = re.compile(
+    r"(?P<law>(?:Luật|Bộ\s+luật|Nghị\s+định|Thông\s+tư|Pháp\s+lệnh|Nghị\s+quyết)\b[^;:\n“”]{0,150}?)"
+    r"\s+đã\s+được\s+sửa\s+đổi(?:,\s*bổ\s+sung)?(?:\s+một\s+số\s+điều)?\s+(?:theo|bởi|tại)\s+"
+    r"(?P<by>[^;:\n“”()]{0,400})", re.IGNORECASE)
+# "Thay thế cụm từ “A” bằng cụm từ “B” trong toàn bộ Luật", "… tại Nghị định này": the whole text
+_WHOLE_TEXT = re.compile(
+    r"(?:toàn\s+bộ|(?:trong|tại|ở)\s+(?:các\s+)?(?:Luật|Bộ\s+luật|Nghị\s+định|Thông\s+tư|Pháp\s+lệnh"
+    r"|Nghị\s+quyết|Quyết\s+định|văn\s+bản)\b)", re.IGNORECASE)
+# an amendment of only the name of an article / chapter, or of only the words before its
+# sub-units ("khổ đầu", "phần mở đầu", "câu dẫn")
+_TITLE_ONLY = re.compile(r"\btên\s+(?:của\s+)?(?:Điều|điều|Chương|chương|Mục|mục|Phụ\s+lục)",
+                         re.IGNORECASE)
+_LEAD_ONLY = re.compile(r"(?:khổ|đoạn|phần)\s+(?:đầu|mở\s+đầu|dẫn)|câu\s+dẫn", re.IGNORECASE)
+_DOC_START = re.compile(
+    r"^(?:\d+[a-zđ]?\.\s*)?(?:Luật|Bộ\s+luật|Nghị\s+định|Thông\s+tư(?:\s+liên\s+tịch)?|Pháp\s+lệnh"
+    r"|Nghị\s+quyết|Quyết\s+định)\s+này\s+có\s+hiệu\s+lực", re.IGNORECASE)
+
+
+def phrase_edits(masked: str, quotes: list[str]) -> list[str] | None:
+    """The phrase edits of one instruction as ``[old1, new1, old2, new2, …]``, read from its
+    masked text (each quotation ``“…”``) and its quotations in order; None when the two do not
+    agree or the instruction is not a phrase edit that can be applied.
+
+    ``thay thế cụm từ “A”, “B” bằng cụm từ “C”`` gives A→C, B→C; ``bỏ cụm từ “A”`` removes A
+    (with the space before it); ``bổ sung cụm từ “X” vào sau cụm từ “Y”`` writes Y→"Y X".
+    """
+    spots = [m.start() for m in re.finditer("“…”", masked)]
+    if not spots or len(spots) != len(quotes):
+        return None
+    low = masked.lower()
+    into = re.search(r"\bvào\s+(sau|trước)\b", low)
+    if into and re.search(r"\bbổ\s+sung\b", low):
+        added = [q for q, at in zip(quotes, spots, strict=True) if at < into.start()]
+        anchors = [q for q, at in zip(quotes, spots, strict=True) if at > into.start()]
+        if not added or len(anchors) != 1:
+            return None
+        words = " ".join(added)
+        anchor = anchors[0]
+        return [anchor, f"{anchor} {words}" if into.group(1) == "sau" else f"{words} {anchor}"]
+    by = re.search(r"\bbằng\b", low)
+    if by:
+        olds = [q for q, at in zip(quotes, spots, strict=True) if at < by.start()]
+        news = [q for q, at in zip(quotes, spots, strict=True) if at > by.start()]
+        if not olds or not news or (len(news) != 1 and len(news) != len(olds)):
+            return None
+        pairs = zip(olds, news * len(olds) if len(news) == 1 else news, strict=True)
+        return [x for old, new in pairs if old for x in (old, new)]
+    if re.search(r"(?:^|\s)(?:bãi\s+)?bỏ\b", low):
+        return [x for q in quotes if q for x in (f" {q}", "", q, "")]
+    return None
+
+
+def _quotes(text: str) -> list[str]:
+    return [m.group(0)[1:-1].strip() for m in _QUOTED.finditer(text)]
 
 
 def mask_quotes(text: str) -> str:
@@ -137,6 +195,7 @@ class _Extractor:
         self.doc_id = doc.meta.doc_id
         self.by_path = {u.path: u for u in doc.units}
         self.seen: set[tuple[str, str, str, str, str]] = set()
+        self._date_doc: str | None = None  # the instruction being read takes the document's date
 
     # -- helpers -------------------------------------------------------------------------
     def uid(self, unit: Unit) -> str:
@@ -148,10 +207,19 @@ class _Extractor:
                 return self.doc.unit_dates[u.path]
         return self.doc.meta.effective_date
 
+    def date_doc(self, unit: Unit) -> str | None:
+        """This document's id when ``unit``'s start date is the document's own start date (no
+        provision states another), else None."""
+        if any(u.path in self.doc.unit_dates for u in [unit, *unit.ancestors()]):
+            return None
+        return self.doc_id
+
     def add(self, rel: Relation) -> None:
         key = (rel.source, rel.type, rel.target, rel.method, rel.origin)
         if key in self.seen or rel.source == rel.target:
             return
+        if rel.type in _CHANGE_TYPES and rel.date_from_doc is None:
+            rel.date_from_doc = self._date_doc
         self.seen.add(key)
         self.doc.relations.append(rel)
 
@@ -233,6 +301,7 @@ class _Extractor:
         target_doc, _ = self.target_doc(unit, masked)
         source = self.uid(unit)
         effective = self.date_of(unit)
+        self._date_doc = self.date_doc(unit)
         if target_doc is None:
             if not unit.quotes:
                 return False
@@ -242,10 +311,14 @@ class _Extractor:
         if phrase is not None:
             method = ("phrase_removal" if "bỏ" in phrase.group("verb").lower()
                       else "textual_substitution")
-            for path in self._targets(mask_quotes(phrase.group("where")), [],
-                                      target_doc=target_doc):
+            edits = phrase_edits(masked, _quotes(head))
+            paths = self._targets(mask_quotes(phrase.group("where")), [], target_doc=target_doc)
+            for path in paths:
                 self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method, head[:500],
-                                  effective))
+                                  effective, edits=edits))
+            if not paths and _WHOLE_TEXT.search(phrase.group("where")):
+                self.add(Relation(source, target_doc, "AMENDS", method, head[:500], effective,
+                                  target_kind="document", edits=edits))
             return True
         passive = _PASSIVE.match(masked)
         segments: list[tuple[str | None, str]]
@@ -254,11 +327,16 @@ class _Extractor:
             low = parent_phrase.lower()
             method = ("textual_substitution" if re.search(r"thay|bằng", low) else
                       "phrase_addition" if low.startswith("bổ sung") else "phrase_removal")
+            assert unit.parent is not None
+            parent_line = _lead(unit.parent)
+            edits = phrase_edits(mask_quotes(parent_line), _quotes(parent_line))
             for path in self._targets(masked, [], target_doc=target_doc):
                 self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method,
-                                  f"{parent_phrase[:300]} — {head[:200]}", effective))
+                                  f"{parent_line[:300]} — {head[:200]}", effective,
+                                  edits=edits))
             return True
         if passive:
+            quoted: dict[str, list[str]] = {}
             verb = passive.group("verb").lower()
             passive_action = "REPEALS" if "bãi bỏ" in verb else (
                 "SUPPLEMENTS" if verb.startswith("được bổ sung") else
@@ -266,13 +344,17 @@ class _Extractor:
             segments = [(passive_action, passive.group("chain"))]
         else:
             segments = self._segments(_SPLIT.split(masked), None)
+            quoted = _segment_quotes(masked, _quotes(head), [s for _, s in segments])
             base = next((a for a, _ in reversed(segments) if a is not None), None)
             # "Thay thế một số cụm từ như sau:" and dash-bulleted items below it
             bullets = [line.strip().lstrip("-–+•").strip() for line in
                        unit.own_text.split("\n")[1:] if line.strip()[:1] in ("-", "–", "+", "•")]
             if bullets and _HOW.search(text.split("\n")[0] + " "):
                 for item in bullets:
-                    segments.extend(self._segments(_SPLIT.split(mask_quotes(item)), base))
+                    more = self._segments(_SPLIT.split(mask_quotes(item)), base)
+                    quoted.update(_segment_quotes(mask_quotes(item), _quotes(item),
+                                                  [s for _, s in more]))
+                    segments.extend(more)
         # the container: the upper levels of the last citation of the whole instruction, or of
         # the instruction above it ("Sửa đổi, bổ sung một số điểm, khoản của Điều 9 như sau:")
         all_cites = [c for c in find_citations(masked, self.names)
@@ -289,9 +371,15 @@ class _Extractor:
                 low = seg.lower()
                 method = ("textual_substitution" if re.search(r"thay|bằng", low) else
                           "phrase_addition" if low.startswith("bổ sung") else "phrase_removal")
-                for path in self._targets(seg, container, phrase=True, target_doc=target_doc):
+                edits = phrase_edits(seg, quoted.get(seg, []))
+                paths = self._targets(seg, container, phrase=True, target_doc=target_doc)
+                for path in paths:
                     self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method,
-                                      seg, effective))
+                                      _unmask(seg, quoted.get(seg, [])), effective, edits=edits))
+                if not paths and _WHOLE_TEXT.search(seg):
+                    self.add(Relation(source, target_doc, "AMENDS", method,
+                                      _unmask(seg, quoted.get(seg, [])), effective,
+                                      target_kind="document", edits=edits))
                 continue
             if action == "RENUMBER":
                 # "Điều 5 được đánh số thành Điều 5a", "Đánh số lại khoản 3 thành khoản 4":
@@ -341,7 +429,11 @@ class _Extractor:
                                             and len(segments) == 1)
                 if frag is None:
                     continue
-                self._new_units(frag, target_doc, path, action, effective, anchor_path)
+                scope = None
+                if action == "AMENDS" and len(targets) == 1:
+                    scope = ("title" if _TITLE_ONLY.search(target_part) and not frag.children
+                             else "lead" if _LEAD_ONLY.search(target_part) else None)
+                self._new_units(frag, target_doc, path, action, effective, anchor_path, scope)
         return True
 
     def _segments(self, parts: list[str], base: str | None) -> list[tuple[str | None, str]]:
@@ -493,7 +585,8 @@ class _Extractor:
         return None
 
     def _new_units(self, frag: Unit, target_doc: str, path: str, action: str,
-                   effective: date | None, anchor_path: str | None) -> None:
+                   effective: date | None, anchor_path: str | None,
+                   scope: str | None = None) -> None:
         base_parent = ".".join(path.split(".")[:-1])
         todo: list[tuple[Unit, str, str | None]] = [(frag, path, None)]
         while todo:
@@ -508,7 +601,9 @@ class _Extractor:
                     valid_from=effective, by_doc=self.doc_id, kind="version", target_id=target_id,
                     not_before=self.doc.meta.issue_date,
                     own_text=node.own_text if node.level != "Text" else node.text,
-                    parent_id=parent_new, heading=node.heading, line=node.line))
+                    parent_id=parent_new, heading=node.heading, line=node.line,
+                    date_from_doc=self._date_doc, scope=scope if node is frag else None,
+                    doc_start=_doc_start(node)))
             else:
                 new_id = target_id
                 parent_id = parent_new or (f"{target_doc}:{base_parent}" if base_parent else
@@ -522,7 +617,7 @@ class _Extractor:
                     parent_id=parent_id,
                     inserted_after=(f"{target_doc}:{anchor_path}" if anchor_path and node is frag
                                     else None),
-                    heading=node.heading, line=node.line))
+                    heading=node.heading, line=node.line, date_from_doc=self._date_doc))
             for child in node.children:
                 todo.append((child, f"{node_path}.{segment(child.level, child.number)}", new_id))
 
@@ -620,6 +715,7 @@ class _Extractor:
     def replacements(self, unit: Unit, text: str) -> set[str]:
         """Document-level replacement and repeal; returns the documents named."""
         named: set[str] = set()
+        self._date_doc = self.date_doc(unit)
         for m in _REPLACE_DOC.finditer(text):
             ref = doc_after(text[m.start("dtype"):], self.names)
             before = text[max(0, m.start() - 120): m.start()]
@@ -657,6 +753,25 @@ class _Extractor:
                                   target_kind="document"))
         return named
 
+    def stated_amendments(self, text: str) -> None:
+        """``Luật X số A đã được sửa đổi, bổ sung theo Luật số B và Luật số C``: B and C amended A
+        (an AMENDS edge between the documents, method ``stated_amendment``), so that a
+        consolidation of A can say which amending documents it has not loaded."""
+        if "đã được sửa đổi" not in text:
+            return
+        self._date_doc = None
+        for m in _STATED_AMENDED.finditer(text):
+            law = doc_after(m.group("law"), self.names)
+            if law.kind != "number" or not law.number or law.number == self.doc_id:
+                continue
+            by_text = m.group("by")
+            for mm in DOC_MENTION.finditer(by_text):
+                ref = doc_after(by_text[mm.start():], self.names)
+                if ref.kind == "number" and ref.number and ref.number not in (law.number,):
+                    self.add(Relation(ref.number, law.number, "AMENDS", "stated_amendment",
+                                      m.group(0)[:300], source_kind="document",
+                                      target_kind="document"))
+
     def annotations(self, unit: Unit) -> None:
         for _line, note in unit.annotations:
             m = _ANNOTATION_GUIDE.search(note)
@@ -681,6 +796,37 @@ class _Extractor:
                 self.add(Relation(source, self.uid(unit), "GUIDES", "guidance_annotation",
                                   note[:300], origin="annotation", source_kind=kind,
                                   target_kind="unit"))
+
+
+def _segment_quotes(masked: str, quotes: list[str], segments: list[str]) -> dict[str, list[str]]:
+    """Each segment of ``masked`` (in order) with the quotations it masks."""
+    out: dict[str, list[str]] = {}
+    at = 0
+    for seg in segments:
+        i = masked.find(seg, at)
+        if i < 0:
+            continue
+        before = masked[:i].count("“…”")
+        out[seg] = quotes[before: before + seg.count("“…”")]
+        at = i + len(seg)
+    return out
+
+
+def _unmask(seg: str, quotes: list[str]) -> str:
+    """``seg`` with its quotations written out again (the evidence a reader sees)."""
+    for q in quotes:
+        seg = seg.replace("“…”", f"“{q}”", 1)
+    return seg
+
+
+def _doc_start(node: Unit) -> date | None:
+    """The start date of the amended document when the new wording states it (``1. Luật này
+    có hiệu lực thi hành từ ngày 01 tháng 8 năm 2024, trừ …``)."""
+    own = (node.own_text or node.text).strip()
+    if not _DOC_START.match(own):
+        return None
+    found = find_effective_dates(own, None)
+    return found[0][1] if found else None
 
 
 def _lead(unit: Unit) -> str:
@@ -732,6 +878,9 @@ def extract_relations(doc: ParsedDocument, names: Mapping[str, str] | None = Non
         own = unit.own_text
         replaced = ex.replacements(unit, own)
         ex.references(unit, own, skip_docs=replaced)
+    for text in [doc.meta.title or "", *(t for _, t in doc.preamble),
+                 *(u.own_text for u in doc.units)]:
+        ex.stated_amendments(text)
     for new in doc.new_units:
         # references inside new wording are read against the amended document
         ctx_unit = Unit(level=new.level, number=new.number, path=new.path, label="", line=0,

@@ -71,11 +71,13 @@ def _unit_props(doc: ParsedDocument, unit: Unit, label: str, segment: Callable[[
         if u.path in doc.unit_dates:
             valid_from = doc.unit_dates[u.path]
             break
+    # a start that is the document's own moves when another document changes that start
+    date_from_doc = doc.meta.doc_id if valid_from is None else None
     return {
         "doc_id": doc.meta.doc_id, "level": unit.level, "number": unit.number, "path": unit.path,
         "label": unit.label, "heading": unit.heading, "text": unit.text,
         "text_segmented": segment(unit.text), "ordinal": unit.ordinal,
-        "valid_from": valid_from or doc.meta.effective_date,
+        "valid_from": valid_from or doc.meta.effective_date, "date_from_doc": date_from_doc,
         "citation": citation(unit.chain(), label), "source_line": unit.line,
         "supplemented_by": None, "inserted_after": None, "amended_by": None,
         # events (amendment, repeal, replacement) change these in the derive step
@@ -91,6 +93,8 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
     plan.documents.append({"id": meta.doc_id, "props": {
         "number": meta.number, "doc_type": meta.doc_type, "issuer": meta.issuer,
         "title": meta.title, "issue_date": meta.issue_date, "effective_date": meta.effective_date,
+        # the start date the document states; effective_date follows a later change of it
+        "effective_date_stated": meta.effective_date,
         "expiry_stated": meta.expiry_stated, "status_external": meta.status_external,
         "source_file": meta.source_file, "source_format": meta.source_format,
         # the keys of title placeholders this document answers to, and how citations name it
@@ -133,7 +137,8 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
             if target_doc_label.startswith(TITLE_PLACEHOLDER) else None,
             "source_line": new.line, "amended_by": new.by_doc if new.kind == "version" else None,
             "supplemented_by": new.by_doc if new.kind == "inserted" else None,
-            "inserted_after": new.inserted_after,
+            "inserted_after": new.inserted_after, "date_from_doc": new.date_from_doc,
+            "scope": new.scope, "doc_start": new.doc_start,
         }
         if new.kind == "version":
             plan.units.append({"id": new.id, "level": new.level, "version": True,
@@ -163,7 +168,7 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
             "target_kind": rel.target_kind, "target_doc": split_unit_id(rel.target)[0],
             "type": rel.type, "method": rel.method, "evidence": rel.evidence,
             "effective_date": rel.effective_date, "origin": rel.origin,
-            "written_by": meta.doc_id,
+            "written_by": meta.doc_id, "date_from_doc": rel.date_from_doc, "edits": rel.edits,
         })
     for item in doc.unresolved:
         key = hashlib.sha1(f"{item.method}|{item.text}".encode()).hexdigest()[:12]

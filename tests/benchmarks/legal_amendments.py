@@ -57,6 +57,12 @@ _LEVEL_WORD = {"điều": "D", "khoản": "K", "điểm": "", "chương": "C", "
                "tiểu mục": "TM", "phần": "P"}
 
 
+def _verify(g: dict[str, Any]) -> str | None:
+    """The gold's own check of an edge: the files call it ``verify_auto`` (the data README says
+    ``verify``); either is read."""
+    return g.get("verify_auto", g.get("verify"))
+
+
 def gold_path(unit: str) -> str | None:
     """``Điểm a Khoản 1 Điều 3`` -> ``D3.K1.a``; ``Mục 4 Chương IV`` -> ``C4.M4``; else None."""
     parts = re.findall(r"(Tiểu mục|Phụ lục|Điều|Khoản|Điểm|Chương|Mục|Phần)\s*([\w]*)", unit,
@@ -132,8 +138,8 @@ def score_pair(pair: dict[str, Any], docs: dict[str, ParsedDocument],
     amending = normalise_doc_number(pair["amending_number"])
     gold = [json.loads(line) for line in
             (AMEND / pair["gold_file"]).read_text(encoding="utf-8").splitlines() if line.strip()]
-    doubtful = [g for g in gold if g.get("verify") == "no_match"]
-    gold = [g for g in gold if g.get("verify") != "no_match"]
+    doubtful = [g for g in gold if _verify(g) == "no_match"]
+    gold = [g for g in gold if _verify(g) != "no_match"]
     row: dict[str, Any] = {"pair": pair["slug"], "tier": pair["tier"], "amended": amended,
                            "amending": amending, "gold": len(gold), "gold_doubtful": len(doubtful)}
     if amending not in docs or amended not in docs:

@@ -292,7 +292,13 @@ def test_places_listed_under_a_phrase_edit_of_several_laws(tmp_path: Path) -> No
     doc = _load(tmp_path, a=AMENDED, o=other, b=_amending(body))["30/2015/QH13"]
     assert _edges(doc) == {("AMENDS", "D4.K1")}
     assert _edges(doc, "20/2012/QH13:") == {("AMENDS", "D2.K2")}
-    assert {r.method for r in doc.relations if r.type == "AMENDS"} == {"textual_substitution"}
+    assert {r.method for r in doc.relations
+            if r.type == "AMENDS" and r.target_kind == "unit"} == {"textual_substitution"}
+    assert {tuple(r.edits or []) for r in doc.relations
+            if r.method == "textual_substitution"} == {("đê", "đê điều")}
+    # the history is kept as what it is: 11/2011/QH12 amended 10/2010/QH12 (issue 24 item 3)
+    assert {(r.source, r.target) for r in doc.relations if r.method == "stated_amendment"} == {
+        ("11/2011/QH12", "10/2010/QH12")}
 
 
 def test_a_phrase_edit_written_in_the_passive(tmp_path: Path) -> None:

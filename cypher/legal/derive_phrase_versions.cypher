@@ -1,0 +1,72 @@
+// purpose: Apply phrase edits (AMENDS edges carrying edits [old, new, ...]: a phrase replaced, removed or added, in a unit and its sub-units or in every unit of a document) to the wording: each unit whose wording an edit changes gets a UnitVersion (derived 'phrase', scope 'phrase', id <unit>@<amending document>) whose text is the latest wording written in full that had started by the edit's date, with every phrase edit since then applied in date order. Versions derived before are taken out first, so the result depends only on the graph; each edit records how many units it changed (applied), 0 when its phrase was found nowhere.
+// mode: write
+// returns: count
+CALL () {
+  MATCH (old:UnitVersion) WHERE old.derived = 'phrase'
+  DETACH DELETE old
+}
+CALL () {
+  MATCH (s:LegalNode)-[r:AMENDS]->(t:LegalNode)
+  WHERE r.edits IS NOT NULL AND size(r.edits) >= 2
+  OPTIONAL MATCH (sd:LegalNode {id: coalesce(s.doc_id, s.id)}) WHERE sd:Document
+  WITH r, t, coalesce(s.doc_id, s.id) AS by, coalesce(r.effective_date, sd.effective_date) AS eff,
+    sd.issue_date AS nb
+  WITH r, t, by, eff, nb, coalesce(eff, nb) AS day WHERE day IS NOT NULL
+  CALL (t) {
+    MATCH (t)-[:CONTAINS*0..6]->(u:LegalUnit) WHERE NOT t:Document AND NOT u:UnitVersion
+    RETURN u
+    UNION
+    MATCH (u:LegalUnit {doc_id: t.id}) WHERE t:Document AND NOT u:UnitVersion
+    RETURN u
+  }
+  WITH u, r, by, eff, nb, day ORDER BY day, by, elementId(r)
+  RETURN u, collect({by: by, day: day, eff: eff, nb: nb, edits: r.edits}) AS ops
+}
+UNWIND range(0, size(ops) - 1) AS i
+WITH u, ops, i, ops[i] AS op
+// the wording the edit applies to: the latest one written in full that had started by then
+CALL (u, op) {
+  OPTIONAL MATCH (v:UnitVersion)-[:VERSION_OF]->(u)
+  WHERE v.derived IS NULL AND coalesce(v.valid_from, v.not_before) <= op.day
+  WITH v ORDER BY coalesce(v.valid_from, v.not_before) DESC, v.id DESC
+  LIMIT 1
+  RETURN v AS base
+}
+WITH u, ops, i, op, coalesce(base.text, u.text) AS base_text,
+  coalesce(base.valid_from, base.not_before) AS base_day
+WITH u, op, base_text,
+  [j IN range(0, i - 1) WHERE base_day IS NULL OR ops[j].day > base_day | ops[j]] AS earlier
+WHERE base_day IS NULL OR op.day > base_day
+WITH u, op, reduce(t = base_text, o IN earlier |
+    reduce(t2 = t, k IN range(0, size(o.edits) / 2 - 1) |
+      replace(t2, o.edits[2 * k], o.edits[2 * k + 1]))) AS before
+WITH u, op, before, reduce(t2 = before, k IN range(0, size(op.edits) / 2 - 1) |
+    replace(t2, op.edits[2 * k], op.edits[2 * k + 1])) AS after
+WHERE before IS NOT NULL AND after <> before
+WITH u, op, after, u.id + '@' + op.by AS vid
+OPTIONAL MATCH (clash:LegalNode {id: vid})
+WITH u, op, after, vid, clash WHERE clash IS NULL OR clash.derived = 'phrase'
+MERGE (v:LegalNode {id: vid})
+SET v:LegalUnit:UnitVersion, v.doc_id = u.doc_id, v.level = u.level, v.number = u.number,
+  v.path = u.path, v.label = u.label, v.heading = u.heading, v.citation = u.citation,
+  v.text = after, v.text_segmented = after, v.embedding = u.embedding,
+  v.amended_by = op.by, v.valid_from = op.eff, v.valid_from_unknown = op.eff IS NULL,
+  v.not_before = op.nb, v.derived = 'phrase', v.scope = 'phrase', v.status = 'in_force'
+MERGE (v)-[:VERSION_OF]->(u)
+WITH count(DISTINCT v) AS made
+CALL () {
+  MATCH (s:LegalNode)-[r:AMENDS]->(t:LegalNode) WHERE r.edits IS NOT NULL
+  WITH r, t, coalesce(s.doc_id, s.id) AS by
+  CALL (t, by) {
+    OPTIONAL MATCH (t)-[:CONTAINS*0..6]->(:LegalUnit)<-[:VERSION_OF]-(v:UnitVersion)
+    WHERE NOT t:Document AND v.derived = 'phrase' AND v.amended_by = by
+    RETURN count(v) AS in_unit
+  }
+  CALL (t, by) {
+    OPTIONAL MATCH (v:UnitVersion {doc_id: t.id})
+    WHERE t:Document AND v.derived = 'phrase' AND v.amended_by = by
+    RETURN count(v) AS in_doc
+  }
+  SET r.applied = in_unit + in_doc
+}
+RETURN made AS count

@@ -1,0 +1,149 @@
+"""The consolidated wording against the phenomena of issue 24, on short texts written for these
+tests (not real laws): a moved start date, phrase edits, a new title that keeps the clauses,
+a repealed clause that takes its points, an amendment whose wording was not captured, and an
+amending law that names by title a law enacted after it."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from hopgraph.db import Neo4jRunner
+from hopgraph.loaders.legal import load_legal
+from hopgraph.retrieval import consolidate, diff_consolidated
+
+pytestmark = pytest.mark.integration
+
+BASE = """QUỐC HỘI
+Luật số: 10/2015/QH13
+Hà Nội, ngày 01 tháng 6 năm 2015
+LUẬT
+THỦY LỢI THỬ NGHIỆM
+Điều 1. Quản lý công trình
+1. Ủy ban nhân dân cấp huyện quản lý công trình nhỏ, gồm:
+a) Kênh mương do cấp huyện xây dựng;
+b) Trạm bơm nhỏ.
+2. Công trình lớn do Bộ quản lý.
+Điều 2. Phí thủy lợi
+1. Phí được thu hằng năm.
+2. Mức phí do xã, phường và thị trấn quyết định.
+3. Phí được miễn cho hộ nghèo.
+Điều 3. Cấp phép
+1. Các hoạt động phải có giấy phép:
+a) Xây dựng công trình;
+b) Khai thác cát;
+c) Nuôi trồng thủy sản.
+2. Bộ quy định thủ tục cấp phép.
+Điều 4. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2016.
+"""
+
+AMENDING = """QUỐC HỘI
+Luật số: 20/2019/QH14
+Hà Nội, ngày 01 tháng 6 năm 2019
+LUẬT
+SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT THỦY LỢI THỬ NGHIỆM
+Điều 1. Sửa đổi, bổ sung một số điều của Luật Thủy lợi thử nghiệm số 10/2015/QH13
+1. Sửa đổi, bổ sung tên Điều 2 như sau:
+“Điều 2. Phí và giá dịch vụ thủy lợi”
+2. Thay thế cụm từ “cấp huyện” bằng cụm từ “cấp xã” tại khoản 1 Điều 1.
+3. Bỏ cụm từ “và thị trấn” tại khoản 2 Điều 2.
+4. Bãi bỏ khoản 1 Điều 3.
+5. Sửa đổi, bổ sung khoản 2 Điều 1.
+Điều 2. Hiệu lực thi hành
+1. Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2021.
+"""
+
+MOVER = """QUỐC HỘI
+Luật số: 30/2020/QH14
+Hà Nội, ngày 01 tháng 3 năm 2020
+LUẬT
+SỬA ĐỔI LUẬT SỐ 20/2019/QH14
+Điều 1. Sửa đổi, bổ sung khoản 1 Điều 2 của Luật số 20/2019/QH14 như sau:
+“1. Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2020.”
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 3 năm 2020.
+"""
+
+LATER_SAME_TITLE = """QUỐC HỘI
+Luật số: 50/2022/QH15
+Hà Nội, ngày 01 tháng 6 năm 2022
+LUẬT
+ĐÊ ĐIỀU THỬ NGHIỆM
+Điều 1. Phạm vi
+1. Luật này quy định về đê điều.
+2. Đê cấp I do Bộ quản lý.
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2023.
+"""
+
+TITLE_ONLY_AMENDER = """QUỐC HỘI
+Luật số: 25/2018/QH14
+Hà Nội, ngày 01 tháng 11 năm 2018
+LUẬT
+SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT ĐÊ ĐIỀU THỬ NGHIỆM
+Điều 1. Sửa đổi, bổ sung một số điều của Luật Đê điều thử nghiệm
+1. Sửa đổi, bổ sung khoản 2 Điều 1 như sau:
+“2. Đê cấp I và cấp II do Bộ quản lý.”
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2019.
+"""
+
+
+def _load(runner: Neo4jRunner, tmp_path: Path, texts: dict[str, str]) -> None:
+    paths = []
+    for name, text in texts.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    report = load_legal(runner, None, paths)
+    assert not report.skipped, report.skipped
+
+
+def test_amendments_are_applied_unit_for_unit(runner: Neo4jRunner, tmp_path: Path) -> None:
+    _load(runner, tmp_path, {"base.txt": BASE, "amending.txt": AMENDING, "mover.txt": MOVER})
+    # 2. the start date of 20/2019/QH14 moved from 01/01/2021 to 01/07/2020 by 30/2020/QH14:
+    # its changes are in force in between
+    doc = consolidate(runner, "10/2015/QH13", date(2020, 8, 1))
+    units = {u.id.split(":")[1]: u for u in doc.units}
+    # 4. a new title keeps the clauses of the article
+    assert units["D2"].state == "amended"
+    assert units["D2"].text == "Điều 2. Phí và giá dịch vụ thủy lợi"
+    assert [units[k].shown for k in ("D2.K1", "D2.K2", "D2.K3")] == [True, True, True]
+    # 3. phrase edits applied, in the unit and its points, with the instruction as provenance
+    assert units["D1.K1"].text == "1. Ủy ban nhân dân cấp xã quản lý công trình nhỏ, gồm:"
+    assert units["D1.K1.a"].text == "a) Kênh mương do cấp xã xây dựng;"
+    assert units["D1.K1"].state == "amended" and units["D1.K1"].change is not None
+    assert "20/2019/QH14" in units["D1.K1"].mark() and "01/07/2020" in units["D1.K1"].mark()
+    assert units["D2.K2"].text == "2. Mức phí do xã, phường quyết định."
+    # 5. a repealed clause takes its points with it
+    assert units["D3.K1"].state == "repealed"
+    assert [units[k].shown for k in ("D3.K1.a", "D3.K1.b", "D3.K1.c")] == [False] * 3
+    assert units["D3.K2"].state == "original"
+    # 6. an instruction in force without its new wording is said, not served silently
+    assert units["D1.K2"].state == "original"
+    assert "chưa trích xuất được nội dung mới" in units["D1.K2"].mark()
+    # the amending law itself is in force from the moved date
+    assert not consolidate(runner, "20/2019/QH14", date(2020, 8, 1)).notes
+    # before the moved date nothing of it applies
+    early = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2015/QH13",
+                                                        date(2020, 6, 30)).units}
+    assert early["D1.K1"].text == "1. Ủy ban nhân dân cấp huyện quản lý công trình nhỏ, gồm:"
+    assert early["D3.K1.a"].shown
+    # --diff lists the phrase edits and the new title
+    changed = {d.id.split(":")[1] for d in diff_consolidated(
+        consolidate(runner, "10/2015/QH13", date(2016, 1, 1)), doc)}
+    assert {"D1.K1", "D1.K1.a", "D2", "D2.K2", "D3.K1"} <= changed
+
+
+def test_a_title_never_resolves_to_a_later_law(runner: Neo4jRunner, tmp_path: Path) -> None:
+    # 1. the 2018 law names "Luật Đê điều thử nghiệm" by title; the only loaded law of that title
+    # was enacted in 2022: it is not the one amended
+    _load(runner, tmp_path, {"later.txt": LATER_SAME_TITLE, "amender.txt": TITLE_ONLY_AMENDER})
+    doc = consolidate(runner, "50/2022/QH15", date(2024, 1, 1))
+    units = {u.id.split(":")[1]: u for u in doc.units}
+    assert units["D1.K2"].state == "original"
+    assert units["D1.K2"].text == "2. Đê cấp I do Bộ quản lý."
+    assert not units["D1.K2"].mark()
