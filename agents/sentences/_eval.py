@@ -11,10 +11,16 @@ Systems, all measured in the same run on the same graph:
   budget, and ``sentence-ro@K`` with k = the anchor K);
 * ``passage-ro``: passage-level retrieval only (vector top-k passages, all their sentences).
 
+``graph`` shows the answering sentence(s) first (the answer line, issue 29);
+``graph-score-order`` is the same evidence in retrieval order (the order before).
+
 Metrics per question: supporting-sentence recall@k over the ranked evidence and over all of it,
 precision of all of it, passage recall (both gold passages among the evidence's passages), context
 tokens (words and punctuation, :func:`count_tokens`), and, for a subset when an LLM is given,
-EM/F1 of the LLM's answer from that evidence (SQuAD normalisation).
+EM/F1 of the LLM's answer from that evidence (SQuAD normalisation), and the rank of the answer
+sentence (:func:`answer_sentences`: the supporting sentence holding the gold answer, or every
+supporting sentence when none does, e.g. yes/no comparisons) in the evidence: ``answer_rank``
+(1-based, None when absent), ``answer_rr`` (1 / rank, 0 when absent), ``answer_at_1``.
 """
 
 from __future__ import annotations
@@ -147,6 +153,18 @@ def _passage_ro(reasoner: SentenceReasoner, k: int) -> Callable[[EvalQuestion, l
     return run
 
 
+def answer_sentences(answer: str, gold: set[str], texts: dict[str, str]) -> set[str]:
+    """The supporting sentences that hold the answer (normalised text contains the normalised
+    answer); every supporting sentence when none does (yes / no, or an answer worded otherwise):
+    then the compared values are the answer."""
+    target = _normalise_answer(answer)
+    if target and target not in ("yes", "no"):
+        holding = {i for i in gold if i in texts and target in _normalise_answer(texts[i])}
+        if holding:
+            return holding
+    return set(gold)
+
+
 @dataclass
 class SystemResult:
     """Per-question measurements of one system."""
@@ -187,6 +205,7 @@ def evaluate(
     cfg = reasoner.config
     systems: dict[str, Callable[[EvalQuestion, list[float]], Ranked]] = {
         "graph": _graph_system(reasoner),
+        "graph-score-order": _graph_system(reasoner.with_config(answer_first=False)),
         "graph-no-fusion": _graph_system(reasoner.with_config(fusion=False)),
         "graph-anchor-pool": _graph_system(reasoner.with_config(anchor_pool=True)),
         "graph-no-cover": _graph_system(reasoner.with_config(cover_facets=False)),
@@ -203,6 +222,7 @@ def evaluate(
         vector = reasoner.embedder.embed_query(q.question)
         gold = {sentence_id(pid, pos) for pid, pos in q.supporting_facts}
         gold_passages = {pid for pid, _ in q.supporting_facts}
+        done: list[tuple[Ranked, dict[str, Any]]] = []
         for name, system in systems.items():
             ranked = system(q, vector)
             found = [s for s in ranked.sentence_ids if s in gold]
@@ -236,6 +256,17 @@ def evaluate(
                 row["em"] = exact_match(prediction, q.answer)
                 row["f1"] = f1_score(prediction, q.answer)
             results[name].rows.append(row)
+            done.append((ranked, row))
+        # the gold sentences' texts as any system returned them (a gold sentence no system
+        # returned cannot be ranked by any)
+        texts = {i: t for ranked, _ in done if not ranked.extra.get("passage_ranked")
+                 for i, t in zip(ranked.sentence_ids, ranked.texts, strict=True) if i in gold}
+        answering = answer_sentences(q.answer, gold, texts)
+        for ranked, row in done:
+            rank = next((n for n, i in enumerate(ranked.sentence_ids, 1) if i in answering), None)
+            row["answer_rank"] = rank
+            row["answer_rr"] = 1.0 / rank if rank else 0.0
+            row["answer_at_1"] = float(rank == 1)
         if progress is not None:
             progress(1)
     return list(results.values())
@@ -246,7 +277,8 @@ def format_table(summaries: Sequence[dict[str, Any]], baseline: str = "sentence-
     base = next((s for s in summaries if s["system"] == baseline), None)
     cols = ["sp_recall@2", "sp_recall@5", "sp_recall@10", "sp_recall", "sp_precision",
             "sp_all_found", "passage_recall", "passage_all_found", "evidence_sentences",
-            "context_tokens", "latency_ms", "llm_calls", "answered", "em", "f1"]
+            "context_tokens", "latency_ms", "llm_calls", "answer_rr", "answer_at_1", "answered",
+            "em", "f1"]
     lines = ["| system | " + " | ".join(cols) + " | recall vs " + baseline + " | tokens vs "
              + baseline + " |", "|" + "---|" * (len(cols) + 3)]
     for s in summaries:

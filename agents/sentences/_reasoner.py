@@ -19,6 +19,10 @@
    (issue 19). After an LLM refinement, or with ``fusion=False``: the sentences on the retained
    paths by path score alone. Answer generation through the LLM; without one, a retrieval-only
    answer.
+5. The answer line (``answer_first``, the default): the sentence that answers the question (the
+   one closing the bridge, or one per compared side) is picked by rules
+   (:mod:`hopgraph.agents.sentences._answer_line`), moved to the front of the evidence and
+   explained in ``SentenceRetrieval.answer_line``; the other sentences keep their order.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from hopgraph.agents import ChatModel, Embedder, ask_schema
+from hopgraph.agents.sentences._answer_line import AnswerLine, answer_line
 from hopgraph.db import QueryRunner
 from hopgraph.errors import LLMError, RetrievalError
 from hopgraph.results import Evidence
@@ -86,6 +91,8 @@ class SentenceRetrievalConfig:
     fusion: bool = True
     anchor_slots: int = 3
     anchor_pool: bool = False  # with fusion: dropped anchors also compete with expansions by score
+    # the answering sentence(s) first (issue 29: without an LLM the answer was often last)
+    answer_first: bool = True
 
     def __post_init__(self) -> None:
         for name in ("anchor_k", "keep_anchors", "max_path_length", "beam", "max_evidence"):
@@ -124,6 +131,8 @@ class SentenceRetrieval:
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    answer_line: AnswerLine | None = None  # the sentence(s) that answer, and why (answer_first)
+    titles: dict[str, str] = field(default_factory=dict)  # passage id -> title, those read
 
     @property
     def context_tokens(self) -> int:
@@ -240,7 +249,22 @@ class SentenceReasoner:
                              p.nodes, p.relations)
             for p in chosen
         ]
+        if cfg.answer_first and result.evidence:
+            self._answer_first(result)
         return result
+
+    def _answer_first(self, result: SentenceRetrieval) -> None:
+        """Pick the answering sentence(s) (:func:`answer_line`) and move them to the front."""
+        missing = sorted({e.passage_id for e in result.evidence} - set(result.titles))
+        if missing:
+            result.titles.update(passage_titles(self.runner, missing))
+        line = answer_line(result.question, result.evidence, result.titles,
+                           question_facets(result.question))
+        if line is None:
+            return
+        result.answer_line = line
+        first = [e for i in line.sentence_ids for e in result.evidence if e.id == i]
+        result.evidence = first + [e for e in result.evidence if e.id not in line.sentence_ids]
 
     def _fuse(self, anchors: list[SentenceHit], kept: list[str], sentences: list[_Path]) -> list[_Path]:
         """The evidence of the deterministic path: first the best ``anchor_slots`` anchors by
@@ -294,6 +318,7 @@ class SentenceReasoner:
         facets = question_facets(question) if cfg.cover_facets else []
         if facets:
             titles = passage_titles(self.runner, sorted({a.passage_id for a in anchors}))
+            result.titles.update(titles)
             words = {a.id: _words(f"{titles.get(a.passage_id, '')} {a.text}") for a in anchors}
             for facet in facets:
                 if any(_covers(words[a.id], facet) for a in kept):
@@ -342,7 +367,10 @@ class SentenceReasoner:
             LLMError: the LLM endpoint failed.
         """
         retrieval = self.retrieve(question)
-        titles = passage_titles(self.runner, sorted({e.passage_id for e in retrieval.evidence}))
+        titles = dict(retrieval.titles)
+        missing = sorted({e.passage_id for e in retrieval.evidence} - set(titles))
+        if missing:
+            titles.update(passage_titles(self.runner, missing))
         citations = [(titles.get(e.passage_id, e.passage_id), e.passage_id, e.position)
                      for e in retrieval.evidence]
         if self.llm is None:

@@ -65,6 +65,9 @@ def ask_sentences(ctx: click.Context, question: str, no_llm: bool, as_json: bool
             "question": question, "answer": result.answer, "mode": result.mode,
             "method": result.method,  # the older spelling of mode, kept for existing readers
             "refinement": r.refinement, "sufficient": r.sufficient, "context_tokens": r.context_tokens,
+            "answer_line": None if r.answer_line is None else {
+                "kind": r.answer_line.kind, "sentence_ids": list(r.answer_line.sentence_ids),
+                "reason": r.answer_line.reason},
             "evidence": [{"id": e.id, "title": c[0], "position": e.position, "text": e.text,
                           "score": round(e.score, 4), "path": list(e.path),
                           "relations": list(e.relations)}
@@ -75,9 +78,14 @@ def ask_sentences(ctx: click.Context, question: str, no_llm: bool, as_json: bool
                else "answer: (retrieval-only: no LLM configured; evidence below)")
     click.echo(f"refinement: {r.refinement}; sufficient: {r.sufficient}; hops: {r.hops}; "
                f"context tokens: {r.context_tokens}")
+    answering = set(r.answer_line.sentence_ids) if r.answer_line is not None else set()
+    if r.answer_line is not None:
+        noun = "sentences" if len(answering) > 1 else "sentence"
+        click.echo(f"answer {noun} (marked *, shown first): {r.answer_line.reason}")
     for e, (title, _, position) in zip(r.evidence, result.citations, strict=True):
         via = " -> ".join(e.relations) if e.relations else "anchor"
-        click.echo(f"[{title} #{position}] ({e.score:.3f}; {via}) {e.text}")
+        mark = "* " if e.id in answering else ""
+        click.echo(f"{mark}[{title} #{position}] ({e.score:.3f}; {via}) {e.text}")
 
 
 @click.command(name="sentences")

@@ -62,7 +62,17 @@ def main() -> None:
     parser.add_argument("--llm-build", type=int, default=10)
     parser.add_argument("--skip-llm", action="store_true", help="no SmolLM2 part")
     parser.add_argument("--out", default="sentences_hotpotqa", help="results file stem")
+    parser.add_argument("--embedding-cache", type=Path, default=None,
+                        help="embedding cache folder kept between runs (default: a cold one in "
+                             "the run's temporary folder, so construction cost is real)")
+    parser.add_argument("--uri", default=None,
+                        help="evaluate on this running server, already holding the corpus's "
+                             "sentence graph (construction is then not measured)")
+    parser.add_argument("--password-file", type=Path, default=None,
+                        help="file holding the password of --uri (user neo4j)")
     args = parser.parse_args()
+    if args.uri is not None and args.password_file is None:
+        parser.error("--uri needs --password-file")
     if not DATA.is_dir():
         raise SystemExit(f"shared data not present at {DATA}")
     out: dict[str, Any] = {"machine": f"{platform.machine()}, {platform.processor() or 'cpu'}",
@@ -71,21 +81,28 @@ def main() -> None:
     inst = LocalInstance(root=root / "neo4j", cache_root=Path.home() / ".local/share/hopgraph/cache",
                          bolt_port=free_port(), http_port=free_port())
     try:
-        inst.start()  # inside: a failed start still removes the temporary folder
-        driver = connect(inst.uri, "neo4j", inst.password())
-        install_schema(driver, "neo4j", dimension=384)
+        if args.uri is None:
+            inst.start()  # inside: a failed start still removes the temporary folder
+            driver = connect(inst.uri, "neo4j", inst.password())
+            install_schema(driver, "neo4j", dimension=384)
+        else:
+            driver = connect(args.uri, "neo4j", args.password_file.read_text().strip())
         runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
-        embedder = build_embedder("all-MiniLM-L6-v2", root / "embedding-cache")  # cold cache
+        embedder = build_embedder("all-MiniLM-L6-v2", args.embedding_cache or root / "embedding-cache")
+        out["embedding_cache"] = "kept between runs" if args.embedding_cache else "cold"
         tagger = SpacyTagger.load()
         skipped: list[str] = []
         passages = list(read_corpus(DATA / "hotpotqa_train_corpus.json", skipped))
-        report = load_passages(runner, passages, embedder=embedder, tagger=tagger)
-        out["construction_heuristic"] = report_dict(report)
-        print("construction:", json.dumps(out["construction_heuristic"])[:400], flush=True)
-        # loading again is idempotent and (embedding cache warm) cheaper
-        again = load_passages(runner, passages, embedder=embedder, tagger=tagger)
-        out["construction_reload_warm_cache"] = {"seconds": round(again.seconds, 1),
-                                                 "sentences_per_s": round(again.sentences_per_s, 2)}
+        if args.uri is None:
+            report = load_passages(runner, passages, embedder=embedder, tagger=tagger)
+            out["construction_heuristic"] = report_dict(report)
+            print("construction:", json.dumps(out["construction_heuristic"])[:400], flush=True)
+            # loading again is idempotent and (embedding cache warm) cheaper
+            again = load_passages(runner, passages, embedder=embedder, tagger=tagger)
+            out["construction_reload_warm_cache"] = {"seconds": round(again.seconds, 1),
+                                                     "sentences_per_s": round(again.sentences_per_s, 2)}
+        else:
+            out["construction_heuristic"] = None
         counts = runner.read("sentence/count_graph")
         out["graph_counts"] = counts
         questions = read_questions(DATA / "hotpotqa_train.json")[: args.questions]
@@ -102,6 +119,7 @@ def main() -> None:
         }
         out["paired_bootstrap_sp_recall@10"] = paired_intervals(results, questions)
         out["split_halves_sp_recall@10"] = split_halves(results)
+        out["answer_rank"] = answer_rank_summary(results)
         out["per_question"] = per_question(results)
         out["host"] = {"load_avg_1m_end": os.getloadavg()[0], "date": time.strftime("%Y-%m-%d %H:%M"),
                        "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"],
@@ -111,7 +129,8 @@ def main() -> None:
         out["llm"] = ({"measured": False, "why": "--skip-llm"} if args.skip_llm else
                       run_llm_parts(runner, embedder, tagger, passages, questions, args))
     finally:
-        inst.stop()
+        if args.uri is None:
+            inst.stop()
         shutil.rmtree(root, ignore_errors=True)
     write_results(out, args.out)
 
@@ -157,8 +176,54 @@ def split_halves(results: list[Any]) -> dict[str, Any]:
     return out
 
 
+def answer_rank_summary(results: list[Any], *, resamples: int = 2000, seed: int = 7) -> dict[str, Any]:
+    """Rank of the answer sentence (``answer_rr`` = 1/rank, 0 when absent; ``answer_at_1``) of
+    every system, overall, by type and on the even (tuning) and odd (held-out) halves; and the
+    paired bootstrap of ``graph`` (answer line first) minus ``graph-score-order`` (the same
+    evidence in retrieval order) and minus ``sentence-ro``."""
+    by_name = {r.name: r.rows for r in results}
+    out: dict[str, Any] = {"systems": {}, "paired": {}}
+    kinds = sorted({row["type"] for row in next(iter(by_name.values()))})
+    # group name -> (parity of the question index or None, question type or None)
+    spec: dict[str, tuple[int | None, str | None]] = {
+        "all": (None, None), "even (tuning)": (0, None), "odd (held out)": (1, None),
+        **{k: (None, k) for k in kinds}, **{f"odd {k}": (1, k) for k in kinds}}
+
+    def keep(group: str, i: int, row: dict[str, Any]) -> bool:
+        parity, kind = spec[group]
+        return (parity is None or i % 2 == parity) and (kind is None or row["type"] == kind)
+
+    for name, rows in by_name.items():
+        entry: dict[str, Any] = {}
+        for g in spec:
+            sel = [row for i, row in enumerate(rows) if keep(g, i, row)]
+            if sel:
+                ranks = [row["answer_rank"] for row in sel if row["answer_rank"]]
+                entry[g] = {"n": len(sel), "mrr": round(mean(row["answer_rr"] for row in sel), 4),
+                            "at_1": round(mean(row["answer_at_1"] for row in sel), 4),
+                            "present": len(ranks),
+                            "mean_rank_when_present": round(mean(ranks), 3) if ranks else None}
+        out["systems"][name] = entry
+    for base in ("graph-score-order", "sentence-ro"):
+        if base not in by_name or "graph" not in by_name:
+            continue
+        entry = {}
+        for g in spec:
+            idx = [i for i, row in enumerate(by_name["graph"]) if keep(g, i, row)]
+            d = [by_name["graph"][i]["answer_rr"] - by_name[base][i]["answer_rr"] for i in idx]
+            if not d:
+                continue
+            rng = random.Random(seed)
+            means = sorted(sum(d[rng.randrange(len(d))] for _ in d) / len(d) for _ in range(resamples))
+            entry[g] = {"n": len(d), "diff": round(sum(d) / len(d), 4),
+                        "low": round(means[int(0.025 * resamples)], 4),
+                        "high": round(means[int(0.975 * resamples) - 1], 4)}
+        out["paired"][f"graph - {base}"] = entry
+    return out
+
+
 PER_QUESTION_KEYS = ("sp_recall@2", "sp_recall@5", "sp_recall@10", "sp_recall", "passage_recall",
-                     "evidence_sentences", "expanded_evidence")
+                     "evidence_sentences", "expanded_evidence", "answer_rank", "answer_rr")
 
 
 def per_question(results: list[Any]) -> dict[str, Any]:
@@ -211,14 +276,7 @@ def write_results(out: dict[str, Any], stem: str = "sentences_hotpotqa") -> None
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{stem}.json").write_text(json.dumps(out, indent=1, default=str))
     c = out["construction_heuristic"]
-    lines = [
-        "# SentGraph on HotpotQA (100 questions, 994-passage corpus)", "",
-        "Produced by `python tests/benchmarks/sentences_hotpotqa.py`; all systems measured in the same "
-        "run on the same graph and the same question vectors (all-MiniLM-L6-v2). Numbers are means "
-        "per question. `sp_*` = supporting-sentence metrics over the ranked evidence; tokens = words "
-        "and punctuation of the context handed to the answer model. Ratios are against `sentence-ro` "
-        "(sentence-level retrieval only, top-k with k = the graph's evidence budget).", "",
-        "## Construction (heuristic path, no LLM; cold embedding cache)", "",
+    construction = ["Not measured in this run: the graph was loaded before it (`--uri`).", ""] if c is None else [
         f"- {c['passages']} passages, {c['sentences']} sentences ({c['cores']} core, "
         f"{c['supplementary']} supplementary), {c['bridges']} topic bridges",
         f"- {c['seconds']} s, **{c['sentences_per_s']} sentences/s**; stages (s): {c['stage_seconds']}",
@@ -226,7 +284,16 @@ def write_results(out: dict[str, Any], stem: str = "sentences_hotpotqa") -> None
         f"{out['construction_reload_warm_cache']}",
         f"- LLM calls per document: {c['llm_calls_per_document']} (heuristic path)",
         f"- edges by method: {c['edge_methods']}", f"- relation types: {c['edge_relations']}",
-        f"- skipped: {c['skipped'] or 'none'}; passages with notes: {c['notes']}", "",
+        f"- skipped: {c['skipped'] or 'none'}; passages with notes: {c['notes']}", ""]
+    lines = [
+        "# SentGraph on HotpotQA (100 questions, 994-passage corpus)", "",
+        "Produced by `python tests/benchmarks/sentences_hotpotqa.py`; all systems measured in the same "
+        "run on the same graph and the same question vectors (all-MiniLM-L6-v2). Numbers are means "
+        "per question. `sp_*` = supporting-sentence metrics over the ranked evidence; tokens = words "
+        "and punctuation of the context handed to the answer model. Ratios are against `sentence-ro` "
+        "(sentence-level retrieval only, top-k with k = the graph's evidence budget).", "",
+        f"## Construction (heuristic path, no LLM; {out.get('embedding_cache', 'cold')} embedding "
+        "cache)", "", *construction,
         "## Retrieval (no LLM: deterministic anchor refinement)", "",
         format_table(out["retrieval"]), "",
         f"Retrieval wall time for all systems: {out['retrieval_seconds']} s.", "",
@@ -245,6 +312,20 @@ def write_results(out: dict[str, Any], stem: str = "sentences_hotpotqa") -> None
             "-" if h.get(k) is None else f"{h[k]:.3f}"
             for k in ("even", "odd", "even_bridge", "odd_bridge", "even_comparison", "odd_comparison"))
           + " |" for name, h in out["split_halves_sp_recall@10"].items()],
+        "", "Answer sentence rank (the supporting sentence holding the gold answer, or both "
+        "supporting sentences when none does; MRR counts an absent one as 0). `graph` shows the "
+        "answer line first, `graph-score-order` is the same evidence in retrieval order:", "",
+        "| system | group | n | MRR | at 1 | present | mean rank when present |",
+        "|---|---|---|---|---|---|---|",
+        *[f"| {name} | {g} | {e['n']} | {e['mrr']:.3f} | {e['at_1']:.3f} | {e['present']} | "
+          f"{e['mean_rank_when_present']} |"
+          for name, groups in out["answer_rank"]["systems"].items()
+          if name in ("graph", "graph-score-order", "sentence-ro", "passage-ro")
+          for g, e in groups.items()],
+        "", "Paired bootstrap of the answer sentence's reciprocal rank (2,000 resamples, 95 %):", "",
+        "| comparison | group | n | difference | interval |", "|---|---|---|---|---|",
+        *[f"| {name} | {g} | {e['n']} | {e['diff']:+.3f} | [{e['low']:+.3f}, {e['high']:+.3f}] |"
+          for name, groups in out["answer_rank"]["paired"].items() for g, e in groups.items()],
         "", f"Host: {out['host']}", "",
         "## With an LLM", "",
     ]

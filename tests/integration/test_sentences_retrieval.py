@@ -73,6 +73,16 @@ def test_ask_sentences_cli_retrieval_only(loaded: Neo4jRunner, neo4j_server: Ser
     assert data["answer"] is None and data["method"] == "retrieval-only"
     assert data["mode"] == "retrieval_only"  # the one spelling, as in legal answers
     assert any(e["id"] == "sample-charles-babbage#s3" for e in data["evidence"])
+    # the answer line (issue 29): the sentence closing the bridge comes first, with its reason
+    line = data["answer_line"]
+    assert line["kind"] == "bridge" and line["sentence_ids"] == ["sample-charles-babbage#s3"]
+    assert data["evidence"][0]["id"] == "sample-charles-babbage#s3"
+    assert line["reason"].startswith("closes the bridge: 'Charles Babbage' #3")
+    plain = CliRunner().invoke(cli, ["ask-sentences", Q1], env=env)
+    assert plain.exit_code == 0, plain.output
+    shown = plain.output.splitlines()
+    assert shown[2].startswith("answer sentence (marked *, shown first): closes the bridge")
+    assert shown[3].startswith("* [Charles Babbage #3]") and "died in Marylebone" in shown[3]
     bad = CliRunner().invoke(cli, ["ask-sentences", "   "], env=env)
     assert bad.exit_code == 1 and "question is empty" in bad.output
 

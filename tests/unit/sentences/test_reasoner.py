@@ -45,10 +45,19 @@ def test_heuristic_refinement_then_bridge_path_reaches_second_passage() -> None:
     assert result.refinement == "heuristic" and result.kept == ["A#s0"]  # C#s2 is 0.3 below
     # path scores: B#s0 0.525 (via A#topic 0.7, B#topic 0.55); C#s2, dropped by refinement, is
     # still among the best anchors and keeps its slot (fusion, the default)
-    assert [e.id for e in result.evidence] == ["A#s0", "B#s0", "C#s2"]
-    assert [e.role for e in result.to_evidence()] == ["anchor", "expansion", "anchor"]
-    assert result.evidence[1].path == ("A#s0", "A#topic", "B#topic", "B#s0")
-    assert result.evidence[1].relations == ("HAS_CORE:topic", "BRIDGE:shared_entity", "HAS_CORE:topic")
+    # the answer line puts the sentence closing the bridge first (Bob's passage, "born"); the
+    # rest keep their order by score (A#s0 0.8, C#s2 0.5)
+    assert [e.id for e in result.evidence] == ["B#s0", "A#s0", "C#s2"]
+    assert [e.role for e in result.to_evidence()] == ["expansion", "anchor", "anchor"]
+    assert result.evidence[0].path == ("A#s0", "A#topic", "B#topic", "B#s0")
+    assert result.evidence[0].relations == ("HAS_CORE:topic", "BRIDGE:shared_entity", "HAS_CORE:topic")
+    line = result.answer_line
+    assert line is not None and line.kind == "bridge" and line.sentence_ids == ("B#s0",)
+    assert "closes the bridge: 'Title B' #0" in line.reason and "shares born" in line.reason
+    assert "reached from 'Title A' along HAS_CORE:topic, BRIDGE:shared_entity" in line.reason
+    by_score = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder()).with_config(
+        answer_first=False).retrieve("Where was the director of Film A born?")
+    assert [e.id for e in by_score.evidence] == ["A#s0", "B#s0", "C#s2"]
     hops = runner.params_of("sentence/expand_frontier")
     assert [h["frontier"] for h in hops] == [["A#s0"], ["A#topic"], ["B#topic"], ["B#s0"]]
     assert hops[2]["visited"] == ["A#s0", "A#topic", "B#topic"]
@@ -72,7 +81,7 @@ def test_ablations_without_expansion_and_without_refinement() -> None:
     # without refinement every anchor counts as kept: fusion then holds only the anchor slots,
     # and the sentences the paths reach compete for the rest
     off = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder()).with_config(
-        refine=False, anchor_slots=1, max_evidence=2)
+        refine=False, anchor_slots=1, max_evidence=2, answer_first=False)
     assert [e.id for e in off.retrieve("Where was the director of Film A born?").evidence] == ["A#s0", "B#s0"]
 
 
@@ -135,7 +144,16 @@ def test_refinement_keeps_an_anchor_for_each_side_of_a_comparison() -> None:
     # the margin rule alone keeps the two Arthur's Magazine sentences; the passage title of W#s1
     # names the other side, so it is kept too (X#s0 scores higher but names neither)
     assert result.kept == ["M#s0", "M#s1", "W#s1"]
-    assert [e.id for e in result.evidence] == ["M#s0", "M#s1", "X#s0", "W#s1"]  # by score
+    # the answer line first: one sentence per compared side, those holding the dates ("first"
+    # asks for a value), in the order the question names the sides; then the rest by score
+    assert [e.id for e in result.evidence] == ["M#s1", "W#s1", "M#s0", "X#s0"]
+    assert result.answer_line is not None and result.answer_line.kind == "comparison"
+    assert result.answer_line.sentence_ids == ("M#s1", "W#s1")
+    assert "'Arthur's Magazine' #1" in result.answer_line.reason
+    by_score = SentenceReasoner(RecordingRunner(reads), FakeEmbedder()).with_config(
+        answer_first=False).retrieve(question)
+    assert [e.id for e in by_score.evidence] == ["M#s0", "M#s1", "X#s0", "W#s1"]
+    assert by_score.answer_line is None
     off = SentenceReasoner(RecordingRunner(reads), FakeEmbedder()).with_config(cover_facets=False)
     assert off.retrieve(question).kept == ["M#s0", "M#s1"]
 
@@ -146,7 +164,7 @@ def test_fusion_keeps_the_best_anchors_that_expansion_would_displace() -> None:
     refinement dropped: 0.3 below the best); with one slot the rest compete by score."""
     def run(**changes: Any) -> list[str]:
         reasoner = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder()).with_config(
-            **{"max_evidence": 2, **changes})
+            **{"max_evidence": 2, "answer_first": False, **changes})  # fusion's own order
         return [e.id for e in reasoner.retrieve("Where was the director of Film A born?").evidence]
 
     assert run(fusion=False) == ["A#s0", "B#s0"]
@@ -186,7 +204,7 @@ def test_fusion_keeps_every_kept_anchor_before_low_score_expansions() -> None:
 
     question = "Which magazine was started first, Arthur's Magazine or First for Women?"
     reasoner = SentenceReasoner(RecordingRunner(reads), FakeEmbedder()).with_config(
-        max_evidence=2, anchor_slots=1)
+        max_evidence=2, anchor_slots=1, answer_first=False)
     result = reasoner.retrieve(question)
     assert result.kept == ["M#s0", "W#s1"]
     assert [e.id for e in result.evidence] == ["M#s0", "W#s1"]  # not M#s1 (path score 0.7)
