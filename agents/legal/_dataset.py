@@ -58,6 +58,7 @@ TEST_FRACTION = 0.5
 SINGLE_CONTEXT_COVERAGE = 0.9
 MIN_CHARS = 200
 LINK_MIN_CHARS = 40
+EMBED_CHARS = 1_000  # characters of a context embedded when the graph stores no vector
 MAX_CONTEXT_CHARS = 1_200
 MAX_ATTEMPTS = 200
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -117,25 +118,29 @@ class GeneratedQA(BaseModel):
 
 # -- contexts and clustering ---------------------------------------------------------------------
 
-def fetch_contexts(runner: QueryRunner, *, min_chars: int = MIN_CHARS, max_contexts: int = 5_000
+def fetch_contexts(runner: QueryRunner, *, min_chars: int = MIN_CHARS, max_contexts: int = 5_000,
+                   per_doc: int = 1_000_000
                    ) -> tuple[list[Context], list[list[float] | None]]:
-    """The graph's articles and their stored vectors (None where none is stored)."""
+    """The graph's articles (at most ``per_doc`` of a document) and their stored vectors (None
+    where none is stored)."""
     rows = runner.read("legal/list_dataset_contexts", min_chars=min_chars,
-                       max_contexts=max_contexts)
+                       max_contexts=max_contexts, per_doc=per_doc)
     ctxs = [Context(str(r["id"]), str(r["title"] or r["doc_id"]), str(r["text"])) for r in rows]
     return ctxs, [list(r["embedding"]) if r.get("embedding") else None for r in rows]
 
 
 def vectors_for(contexts: Sequence[Context], stored: Sequence[list[float] | None],
                 embedder: Embedder | None) -> np.ndarray:
-    """ℓ2-normalised vectors: the stored ones, the others embedded (passage side)."""
+    """ℓ2-normalised vectors: the stored ones, the others embedded (passage side, the first
+    ``EMBED_CHARS`` characters, as the loader embeds)."""
     missing = [i for i, v in enumerate(stored) if v is None]
     vecs = list(stored)
     if missing:
         if embedder is None:
             raise ValueError(f"{len(missing)} contexts have no stored vector and no embedder "
                              "was given")
-        made = embedder.embed_documents([contexts[i].text for i in missing])
+        # cut as the loader cuts (a long article costs quadratic time in the encoder)
+        made = embedder.embed_documents([contexts[i].text[:EMBED_CHARS] for i in missing])
         for i, v in zip(missing, made, strict=True):
             vecs[i] = list(v)
     x = np.asarray(vecs, dtype=np.float64)
@@ -434,7 +439,7 @@ def build_dataset(runner: QueryRunner, embedder: Embedder | None, chat: ChatMode
                   hops: Sequence[int] = HOPS, per_hop: int = 10, tau: float = TAU,
                   graph_per_kind: int = 5, test_fraction: float = TEST_FRACTION, seed: int = 0,
                   min_chars: int = MIN_CHARS, max_contexts: int = 5_000,
-                  max_chars: int = MAX_CONTEXT_CHARS,
+                  per_doc: int = 1_000_000, max_chars: int = MAX_CONTEXT_CHARS,
                   progress: Callable[[int], None] | None = None) -> BuildReport:
     """The whole pipeline (module docstring); with ``chat=None`` only the tuples are written
     (``tuples.jsonl``: the deterministic part), no QA.
@@ -442,7 +447,8 @@ def build_dataset(runner: QueryRunner, embedder: Embedder | None, chat: ChatMode
     Raises:
         ValueError: fewer than two contexts, or contexts without vectors and no embedder.
     """
-    contexts, stored = fetch_contexts(runner, min_chars=min_chars, max_contexts=max_contexts)
+    contexts, stored = fetch_contexts(runner, min_chars=min_chars, max_contexts=max_contexts,
+                                      per_doc=per_doc)
     if len(contexts) < 2:
         raise ValueError(f"the graph holds {len(contexts)} article(s) of at least {min_chars} "
                          "characters; load legal documents first")
@@ -456,7 +462,8 @@ def build_dataset(runner: QueryRunner, embedder: Embedder | None, chat: ChatMode
     params = {"k": k if k is not None else "chosen by silhouette", "per_cluster": per_cluster,
               "hops": list(hops), "per_hop": per_hop, "tau": tau,
               "graph_per_kind": graph_per_kind, "test_fraction": test_fraction, "seed": seed,
-              "min_chars": min_chars, "max_context_chars_in_prompt": max_chars,
+              "min_chars": min_chars, "max_contexts": max_contexts, "per_doc": per_doc,
+              "max_context_chars_in_prompt": max_chars,
               "single_context_coverage": SINGLE_CONTEXT_COVERAGE,
               "vectors": f"{sum(v is not None for v in stored)} stored, "
                          f"{sum(v is None for v in stored)} embedded"

@@ -50,12 +50,16 @@ def _hops(value: str) -> list[int]:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--max-contexts", type=click.IntRange(min=2), default=5000, show_default=True,
               help="Most articles read from the graph (in id order).")
+@click.option("--per-doc", type=click.IntRange(min=1), default=1_000_000,
+              help="Most articles of one document (its first, in id order).")
+@click.option("--max-context-chars", type=click.IntRange(min=100), default=1200,
+              show_default=True, help="Characters of each context shown to the LLM.")
 @click.option("--tuples-only", is_flag=True,
               help="No LLM: write the clusters and tuples only (tuples.jsonl, stats.json).")
 @click.pass_context
 def build(ctx: click.Context, out_dir: Path, k: int | None, per_cluster: int, hops_text: str,
           per_hop: int, tau: float, graph_per_kind: int, test_fraction: float, seed: int,
-          max_contexts: int, tuples_only: bool) -> None:
+          max_contexts: int, per_doc: int, max_context_chars: int, tuples_only: bool) -> None:
     """Cluster the loaded articles, sample multi-hop tuples, generate and validate QA, split.
 
     Generation uses the LLM at HOPGRAPH_LLM_BASE_URL (e.g. `hopgraph llm serve`); the
@@ -81,7 +85,8 @@ def build(ctx: click.Context, out_dir: Path, k: int | None, per_cluster: int, ho
                     runner, embedder_from_settings(settings, "legal"), chat, out_dir, k=k,
                     per_cluster=per_cluster, hops=hops, per_hop=per_hop, tau=tau,
                     graph_per_kind=graph_per_kind, test_fraction=test_fraction, seed=seed,
-                    max_contexts=max_contexts, progress=bar.update)
+                    max_contexts=max_contexts, per_doc=per_doc, max_chars=max_context_chars,
+                    progress=bar.update)
             except ValueError as e:
                 raise click.ClickException(str(e)) from e
     finally:
