@@ -21,7 +21,8 @@ from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 
 from .conftest import TEST_DATABASE, Server, clear_database
 
-pytestmark = pytest.mark.integration
+# slow: starts hopgraph serve as a subprocess and a headless browser (tens of seconds)
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 CHROMIUM = Path("/usr/bin/chromium")
 QUESTION = "Tỷ lệ thanh toán khi khám bệnh trái tuyến là bao nhiêu?"
 
