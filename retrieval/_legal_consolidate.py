@@ -21,7 +21,7 @@ from typing import Any, Literal
 from hopgraph.db import QueryRunner
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval._legal_query import parse_as_of
-from hopgraph.retrieval._legal_types import _jsonable
+from hopgraph.retrieval._legal_types import _jsonable, to_native
 
 CONSOLIDATE_QUERY = "legal/consolidate_document"
 
@@ -82,9 +82,9 @@ class Change:
 
     def describe(self) -> str:
         """A Vietnamese one-line reading: ``sửa đổi, bổ sung bởi … , hiệu lực từ 01/01/2023``."""
+        # the rule that found the instruction (``method``) stays in the JSON: a reader sees the
+        # provision that made the change and its date
         text = f"{_VERB.get(self.kind, self.kind.lower())} {self.source_citation or self.source_id}"
-        if self.method:
-            text += f" ({self.method})"
         if self.date_unknown or self.effective_date is None:
             return text + "; " + unknown_date_note(self.not_before)
         return text + f", hiệu lực từ {vn_date(self.effective_date)}"
@@ -238,8 +238,6 @@ def consolidate(runner: QueryRunner, doc_id: str,
     if not isinstance(doc_id, str) or not doc_id.strip():
         raise RetrievalError("consolidate needs a document id, got an empty one")
     day = parse_as_of(as_of, date.today())
-    from hopgraph.retrieval._legal import to_native
-
     rows = runner.read(CONSOLIDATE_QUERY, doc_id=doc_id.strip(), as_of=day)
     row = to_native(rows[0]) if rows else {}
     doc = row.get("doc")
@@ -274,7 +272,7 @@ def render_diff(before: ConsolidatedDocument, after: ConsolidatedDocument) -> st
     sign = {"added": "+", "removed": "-", "changed": "~"}
     for d in diffs:
         lines.append("")
-        lines.append(f"{sign[d.kind]} {d.label} ({d.id})")
+        lines.append(f"{sign[d.kind]} {full_label(d.id, d.label)}")
         if d.before.shown and d.before.text:
             lines.append(f"  trước: {_flat(d.before.text)}")
         if d.after.shown and d.after.text:
@@ -539,6 +537,32 @@ def consolidate_text(text: str, parts: Sequence[PartChange]) -> tuple[str, bool]
         new = p.shown if p.kind == "VERSION_OF" and p.shown else f"{p.marker} (bãi bỏ)"
         out = out.replace(p.original, new, 1)
     return out, complete
+
+
+_LEVEL_WORD = {"D": "Điều", "K": "khoản", "C": "Chương", "M": "Mục", "P": "Phần", "PL": "Phụ lục"}
+
+
+def full_label(unit_id: str, label: str = "") -> str:
+    """A unit named as a lawyer names it, from the smallest part up: ``Điểm a khoản 2 Điều 3``
+    for ``…:D3.K2.a`` (``Khoản 2`` alone does not say which article); ``label`` when the id
+    is not a path of articles, clauses and points."""
+    path = unit_id.split(":", 1)[1] if ":" in unit_id else ""
+    parts: list[str] = []
+    for seg in path.split(".") if path else []:
+        if re.fullmatch(r"D\d+[a-zđ]?", seg):
+            parts.append(f"Điều {seg[1:]}")
+        elif re.fullmatch(r"K\d+[a-zđ]?", seg):
+            parts.append(f"khoản {seg[1:]}")
+        elif re.fullmatch(r"[a-zđ]\d?", seg):
+            parts.append(f"điểm {seg}")
+        elif re.fullmatch(r"PL\w+", seg):
+            parts.append(f"Phụ lục {seg[2:]}")
+        else:
+            return label or unit_id
+    if not parts:
+        return label or unit_id
+    text = " ".join(reversed(parts))
+    return text[0].upper() + text[1:]
 
 
 def _flat(text: str, limit: int = 300) -> str:
