@@ -26,6 +26,7 @@ class SentenceHit:
     role: str
     text: str
     score: float
+    title: str = ""  # the passage's title ("" when the row has none)
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class Neighbour:
     relation: str | None
     method: str | None
     similarity: float
+    title: str = ""  # the passage's title ("" for a topic node or a row without one)
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,7 @@ def find_anchor_sentences(runner: QueryRunner, embedding: Sequence[float], k: in
     rows = runner.read("sentence/find_anchor_sentences", embedding=list(embedding), k=k,
                        candidates=ann_candidates(k))
     return [SentenceHit(r["id"], r["passage_id"], int(r["position"]), r["role"] or "", r["text"],
-                        float(r["score"])) for r in rows]
+                        float(r["score"]), r.get("title") or "") for r in rows]
 
 
 def expand_frontier(
@@ -99,7 +101,8 @@ def expand_frontier(
     rows = runner.read("sentence/expand_frontier", frontier=list(frontier), visited=list(visited),
                        embedding=list(embedding), beam=beam)
     return [Neighbour(r["source"], r["id"], r["kind"], r["passage_id"], r["position"],
-                      r["text"] or "", r["edge"], r["relation"], r["method"], float(r["similarity"]))
+                      r["text"] or "", r["edge"], r["relation"], r["method"], float(r["similarity"]),
+                      r.get("title") or "")
             for r in rows]
 
 

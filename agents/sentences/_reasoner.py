@@ -222,6 +222,7 @@ class SentenceReasoner:
         vector = list(embedding) if embedding is not None else self.embedder.embed_query(question)
         anchors = find_anchor_sentences(self.runner, vector, cfg.anchor_k)
         result = SentenceRetrieval(question, anchors, [], False, "off", [])
+        result.titles.update({a.passage_id: a.title for a in anchors if a.title})
         if not anchors:
             return result
         if cfg.refine:
@@ -233,7 +234,7 @@ class SentenceReasoner:
         paths = {a.id: _Path((a.id,), (), a.score, a.role, a.passage_id, a.position, a.text)
                  for a in kept}
         if cfg.expand and not sufficient:
-            result.hops = self._expand(vector, paths)
+            result.hops = self._expand(vector, paths, result.titles)
         sentences = [p for p in paths.values() if p.kind != "topic" and p.passage_id is not None]
         sentences.sort(key=lambda p: (-p.score, p.nodes[-1]))
         # an LLM read the anchors and chose among them: its choice stands; the deterministic
@@ -317,8 +318,10 @@ class SentenceReasoner:
         kept = [a for a in anchors if a.score >= best - cfg.refine_margin][: cfg.keep_anchors]
         facets = question_facets(question) if cfg.cover_facets else []
         if facets:
-            titles = passage_titles(self.runner, sorted({a.passage_id for a in anchors}))
-            result.titles.update(titles)
+            missing = sorted({a.passage_id for a in anchors} - set(result.titles))
+            if missing:  # the anchor rows carry their titles; older rows may not
+                result.titles.update(passage_titles(self.runner, missing))
+            titles = result.titles
             words = {a.id: _words(f"{titles.get(a.passage_id, '')} {a.text}") for a in anchors}
             for facet in facets:
                 if any(_covers(words[a.id], facet) for a in kept):
@@ -328,7 +331,8 @@ class SentenceReasoner:
                     kept.append(extra)
         return kept, False
 
-    def _expand(self, vector: list[float], paths: dict[str, _Path]) -> int:
+    def _expand(self, vector: list[float], paths: dict[str, _Path],
+                titles: dict[str, str]) -> int:
         cfg = self.config
         frontier = list(paths)
         added = 0
@@ -338,6 +342,7 @@ class SentenceReasoner:
                 break
             neighbours = expand_frontier(self.runner, frontier, vector, visited=list(paths),
                                          beam=cfg.beam)
+            titles.update({n.passage_id: n.title for n in neighbours if n.passage_id and n.title})
             hops += 1
             scored: list[tuple[float, Neighbour]] = []
             for n in neighbours:

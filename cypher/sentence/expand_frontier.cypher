@@ -4,7 +4,7 @@
 // param visited: list<string> -- ids already on some path (never revisited)
 // param embedding: list<float> -- the question's vector
 // param beam: int -- neighbours kept per frontier node
-// returns: source, id, kind, passage_id, position, text, edge, relation, method, similarity
+// returns: source, id, kind, passage_id, position, text, edge, relation, method, similarity, title
 UNWIND $frontier AS source
 MATCH (f:SentenceNode {id: source})-[r:HAS_CORE|SUPPORTS|NN_RELATION|BRIDGE]-(n:SentenceNode)
 WHERE NOT n.id IN $visited AND n.embedding IS NOT NULL
@@ -17,5 +17,5 @@ OPTIONAL MATCH (n)-[:FROM_PASSAGE]->(p:Passage)
 RETURN source, n.id AS id,
        CASE WHEN n:Topic THEN 'topic' WHEN n:Core THEN 'core' ELSE 'supplementary' END AS kind,
        p.id AS passage_id, n.position AS position, n.text AS text, type(r) AS edge,
-       r.relation AS relation, r.method AS method, similarity
+       r.relation AS relation, r.method AS method, similarity, p.title AS title
 ORDER BY source, similarity DESC, id
