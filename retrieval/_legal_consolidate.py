@@ -312,7 +312,8 @@ def build_consolidated(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
             units.append(unit)
             walk(r["id"], depth + 1, _Context.of(r, unit, context),
                  repealed if repealed is not None else
-                 unit if unit.state == "repealed" else None)
+                 unit if unit.state == "repealed" or (
+                     unit.change is not None and unit.change.kind == "REPLACES") else None)
 
     walk(None, 0, None, None)
     notes: list[str] = []
@@ -415,6 +416,19 @@ def _consolidated_unit(r: Mapping[str, Any], depth: int, context: _Context | Non
             and r.get("supplemented_by") != context.amended_by \
             and (own_start is None or (context.start is not None and own_start < context.start)):
         return ConsolidatedUnit(**base, state="removed", text="", change=context.change)
+    replaced = next((raw for raw, c in zip(raw_changes, changes, strict=True)
+                     if c.kind == "REPLACES" and _started(c, as_of)), None)
+    if replaced is not None and repeal_of(r) is None:
+        # an annex (or unit) replaced whole: the new wording where the replacing document has
+        # it, else the marker and that it was replaced; its old parts go with it
+        rep_change = _change(replaced)
+        new_text = replaced.get("new_text")
+        return ConsolidatedUnit(**base, state="amended",
+                                text=new_text.strip() if new_text else
+                                f"{_marker(r)} (được thay thế)",
+                                change=rep_change, date_unknown=rep_change.date_unknown,
+                                not_before=rep_change.not_before if rep_change.date_unknown
+                                else None)
     repeal = r.get("repeal")
     if repeal is not None:
         rep = _change(repeal)
@@ -448,6 +462,12 @@ def _consolidated_unit(r: Mapping[str, Any], depth: int, context: _Context | Non
                                 date_unknown=unknown,
                                 not_before=r.get("not_before") if unknown else None, notes=notes)
     return ConsolidatedUnit(**base, state="original", text=text, notes=notes)
+
+
+def repeal_of(r: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The repeal in force of a unit's row, if any."""
+    repeal: Mapping[str, Any] | None = r.get("repeal")
+    return repeal
 
 
 def _started(c: Change, as_of: date) -> bool:

@@ -42,7 +42,11 @@ CALL (d) {
     WITH r, src, sd WHERE r IS NOT NULL
     WITH r, src, sd, coalesce(r.effective_date, sd.effective_date) AS eff
     ORDER BY coalesce(eff, sd.issue_date), src.id
+    // an annex replaced by the amending document's own annex of the same number: its wording
+    OPTIONAL MATCH (na:LegalUnit {id: coalesce(src.doc_id, src.id) + ':' + u.path})
+    WHERE type(r) = 'REPLACES' AND u.path STARTS WITH 'PL'
     RETURN collect({kind: type(r), source_id: src.id, source_doc: coalesce(src.doc_id, src.id),
+      new_text: na.text,
       source_citation: coalesce(src.citation, src.number, src.id), method: r.method,
       evidence: r.evidence, effective_date: eff, date_unknown: eff IS NULL,
       not_before: sd.issue_date, edits: r.edits, applied: r.applied}) AS changes

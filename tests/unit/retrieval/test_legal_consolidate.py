@@ -88,3 +88,52 @@ def test_assembly_marks_changes_and_leaves_out_what_a_new_wording_drops() -> Non
     assert out.units[0].text == "Điều 1. Mới"
     assert out.units[1].change is not None and out.units[1].change.source_id == "b:D1.K1"
     assert "Hai" not in out.render() and "hiệu lực từ 01/01/2020" in out.render()
+
+
+def _row(uid: str, parent: str | None, level: str, text: str, ordinal: int,
+         changes: list[dict[str, object]] | None = None, **more: object) -> dict[str, object]:
+    return {"id": uid, "parent_id": parent, "level": level, "number": uid.rsplit(".", 1)[-1],
+            "label": level, "text": text, "ordinal": ordinal, "started": True, "chosen": None,
+            "version_docs": [], "changes": changes or [], **more}
+
+
+def _change(kind: str, method: str, **more: object) -> dict[str, object]:
+    return {"kind": kind, "source_id": "b:D1.K6", "source_citation": "Khoản 6 Điều 1 Nghị định b",
+            "method": method, "effective_date": date(2020, 1, 1), "date_unknown": False,
+            "not_before": None, **more}
+
+
+def test_replaced_annex_repealed_clause_phrase_edit_not_applied_and_new_title() -> None:
+    """Issue 24 items 4-6: a replaced annex shows the new one; a repealed clause takes its points;
+    a phrase edit that found nothing and an instruction without its wording are said; a new
+    title keeps the clauses."""
+    doc = {"id": "a", "number": "a", "doc_type": "Nghị định", "title": "T", "replaced_by": [],
+           "not_loaded": ["c"]}
+    title = {"id": "a:D1@b", "text": "Điều 1. Tên mới", "start": date(2020, 1, 1),
+             "valid_from": date(2020, 1, 1), "date_unknown": False, "not_before": None,
+             "amended_by": "b", "scope": "title"}
+    rows = [
+        _row("a:D1", None, "Article", "Điều 1. Tên cũ\n1. Một.\na) A.\n2. Hai.", 1,
+             chosen=title, version_docs=["b"], whole=None),
+        _row("a:D1.K1", "a:D1", "Clause", "1. Một.\na) A.", 2,
+             [_change("REPEALS", "repeal_instruction")],
+             repeal=_change("REPEALS", "repeal_instruction")),
+        _row("a:D1.K1.a", "a:D1.K1", "Point", "a) A.", 3),
+        _row("a:D1.K2", "a:D1", "Clause", "2. Hai.", 4,
+             [_change("AMENDS", "textual_substitution", edits=["Ba", "Bốn"], applied=0),
+              _change("AMENDS", "amend_instruction")]),
+        _row("a:PL1", None, "Annex", "PHỤ LỤC I\nMẪU CŨ\n1. Họ tên.", 5,
+             [_change("REPLACES", "annex_replacement", new_text="PHỤ LỤC I\nMẪU MỚI")]),
+        _row("a:PL1.K1", "a:PL1", "Clause", "1. Họ tên.", 6),
+    ]
+    out = build_consolidated(doc, rows, date(2021, 1, 1))
+    units = {u.id: u for u in out.units}
+    assert units["a:D1"].state == "amended" and units["a:D1"].text == "Điều 1. Tên mới"
+    assert units["a:D1.K2"].shown
+    assert units["a:D1.K1"].state == "repealed" and not units["a:D1.K1.a"].shown
+    mark = units["a:D1.K2"].mark()
+    assert "không tìm thấy cụm từ" in mark and "chưa trích xuất được nội dung mới" in mark
+    assert units["a:PL1"].text == "PHỤ LỤC I\nMẪU MỚI" and not units["a:PL1.K1"].shown
+    assert "thay thế bởi Khoản 6 Điều 1 Nghị định b" in units["a:PL1"].mark()
+    assert "chưa cập nhật các văn bản: c" in out.render()
+    assert "amend_instruction" not in out.render()
