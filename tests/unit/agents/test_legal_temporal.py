@@ -131,3 +131,28 @@ def test_a_folder_without_pairs_json_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "pairs.json").write_text("{\"pairs\": []}", encoding="utf-8")
     with pytest.raises(GoldError, match="no pairs"):
         read_pairs(tmp_path)
+
+
+def test_paraphrase_keeps_a_rewording_only_when_it_states_the_date() -> None:
+    from hopgraph.agents.legal import paraphrase
+    from tests.unit.chat_fakes import PromptChat
+
+    gold = read_pairs(PAIRS)
+    qs = generate_questions(gold, seed=0)[:3]
+
+    def reply(prompt: str) -> str:
+        question = prompt.rsplit("Câu hỏi: ", 1)[1]
+        if "30/06/2021" in question:
+            return "Hỏi lại mà quên mất ngày?"          # the date is lost: template kept
+        return "Xin cho biết: " + question
+
+    out, kept = paraphrase(qs, PromptChat(reply))
+    assert [q.id for q in out] == [q.id for q in qs]
+    for before, after in zip(qs, out, strict=True):
+        if "30/06/2021" in before.text:
+            assert after == before
+        else:
+            assert after.text == "Xin cho biết: " + before.text
+            assert after.template == before.text and after.paraphrased_by == "prompt-chat"
+    assert sum(kept.values()) == 3 and kept["paraphrased"] == sum(
+        "30/06/2021" not in q.text for q in qs)
