@@ -46,3 +46,16 @@ def find_effective_dates(text: str, signed: date | None) -> list[tuple[int, date
         if value is not None:
             found.append((match.start(), value, match.group(0)))
     return found
+
+
+def impossible_dates(text: str) -> list[str]:
+    """The dates of ``có hiệu lực … từ ngày …`` sentences in ``text`` that no calendar has
+    (``ngày 31 tháng 13 năm 2020``): a start date read from them would be wrong, so none is."""
+    out: list[str] = []
+    for match in _EFFECTIVE.finditer(text):
+        raw = match.group("date")
+        if raw.lower().startswith("ký"):
+            continue
+        if parse_date("ngày " + raw if "tháng" in raw else raw) is None:
+            out.append(raw)
+    return out

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from datetime import date
 
 from hopgraph.errors import IngestError
-from hopgraph.loaders.legal._dates import find_effective_dates, parse_date
+from hopgraph.loaders.legal._dates import find_effective_dates, impossible_dates, parse_date
 from hopgraph.loaders.legal._ids import (
     DOC_NUMBER,
     OLD_DOC_NUMBER,
@@ -110,6 +110,10 @@ def apply_dates(doc: ParsedDocument, units: list[Unit]) -> None:
     for unit in _first_sentence_units(units):
         for offset, value, text in find_effective_dates(unit.own_text, meta.issue_date):
             candidates.append((unit, offset, value, text))
+        for raw in impossible_dates(unit.own_text):
+            doc.warnings.append(Problem(meta.source_file, unit.line, (
+                f"impossible start date 'ngày {raw}' in {unit.label or unit.path}: no date is "
+                "taken from it (the start stays unknown unless another sentence states one)")))
     general_doc: date | None = None
     general_any: date | None = None
     for unit, offset, value, text in candidates:

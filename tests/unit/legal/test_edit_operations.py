@@ -89,3 +89,15 @@ def test_an_amendment_of_a_later_document_is_dropped(tmp_path: Path) -> None:
     assert not [r for r in amending.relations if r.target.startswith("10/2025/QH15")]
     assert not amending.new_units
     assert any("cannot change 10/2025/QH15" in str(w) for w in amending.warnings)
+
+
+def test_an_impossible_start_date_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "bad-date.txt"
+    path.write_text("QUỐC HỘI\nLuật số: 11/2015/QH13\nHà Nội, ngày 01 tháng 6 năm 2015\nLUẬT\n"
+                    "THỬ NGHIỆM\nĐiều 1. Phạm vi\n1. Nội dung.\nĐiều 2. Hiệu lực thi hành\n"
+                    "Luật này có hiệu lực thi hành từ ngày 01 tháng 13 năm 2016.\n",
+                    encoding="utf-8")
+    docs, problems, _ = parse_inputs([path])
+    assert not problems and docs[0].meta.effective_date is None
+    warned = [str(w) for w in docs[0].warnings if "impossible start date" in str(w)]
+    assert len(warned) == 1 and "bad-date.txt:8" in warned[0] and "01 tháng 13" in warned[0]
