@@ -493,6 +493,13 @@ def load_legal(
         derive(runner)
         report.derive_s = time.perf_counter() - t3
         report.graph = graph_counts(runner)
+        files = {d.meta.doc_id: d.meta.source_file for d, _ in plans}
+        for row in runner.read("legal/list_missing_targets", doc_ids=report.documents or [""]):
+            source = str(row["source"] or "")
+            report.warnings.append(Problem(
+                files.get(source.split(":", 1)[0], source), row.get("line"),
+                f"{source} names {row['target']}, which its law does not have: nothing is "
+                "changed there (check the instruction or the loaded text of that law)"))
     except DatabaseUnavailable as e:
         report.aborted = f"the database went away after the documents, before validity was derived: {e}"
     return report

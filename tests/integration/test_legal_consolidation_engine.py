@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hopgraph.db import Neo4jRunner
-from hopgraph.loaders.legal import load_legal
+from hopgraph.loaders.legal import LoadReport, load_legal
 from hopgraph.retrieval import consolidate, diff_consolidated
 
 pytestmark = pytest.mark.integration
@@ -52,6 +52,8 @@ SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT THỦY LỢI THỬ NGHI�
 3. Bỏ cụm từ “và thị trấn” tại khoản 2 Điều 2.
 4. Bãi bỏ khoản 1 Điều 3.
 5. Sửa đổi, bổ sung khoản 2 Điều 1.
+6. Sửa đổi, bổ sung khoản 9 Điều 1 như sau:
+“9. Khoản mà luật không có.”
 Điều 2. Hiệu lực thi hành
 1. Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2021.
 """
@@ -92,7 +94,7 @@ Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2019.
 """
 
 
-def _load(runner: Neo4jRunner, tmp_path: Path, texts: dict[str, str]) -> None:
+def _load(runner: Neo4jRunner, tmp_path: Path, texts: dict[str, str]) -> LoadReport:
     paths = []
     for name, text in texts.items():
         path = tmp_path / name
@@ -100,10 +102,15 @@ def _load(runner: Neo4jRunner, tmp_path: Path, texts: dict[str, str]) -> None:
         paths.append(path)
     report = load_legal(runner, None, paths)
     assert not report.skipped, report.skipped
+    return report
 
 
 def test_amendments_are_applied_unit_for_unit(runner: Neo4jRunner, tmp_path: Path) -> None:
-    _load(runner, tmp_path, {"base.txt": BASE, "amending.txt": AMENDING, "mover.txt": MOVER})
+    report = _load(runner, tmp_path, {"base.txt": BASE, "amending.txt": AMENDING,
+                                      "mover.txt": MOVER})
+    # 7. an instruction naming a clause its law lacks makes no unit up, and is reported
+    missing = [str(w) for w in report.warnings if "10/2015/QH13:D1.K9" in str(w)]
+    assert missing and "amending.txt" in missing[0] and "does not have" in missing[0]
     # 2. the start date of 20/2019/QH14 moved from 01/01/2021 to 01/07/2020 by 30/2020/QH14:
     # its changes are in force in between
     doc = consolidate(runner, "10/2015/QH13", date(2020, 8, 1))
@@ -122,6 +129,7 @@ def test_amendments_are_applied_unit_for_unit(runner: Neo4jRunner, tmp_path: Pat
     assert units["D3.K1"].state == "repealed"
     assert [units[k].shown for k in ("D3.K1.a", "D3.K1.b", "D3.K1.c")] == [False] * 3
     assert units["D3.K2"].state == "original"
+    assert "D1.K9" not in units
     # 6. an instruction in force without its new wording is said, not served silently
     assert units["D1.K2"].state == "original"
     assert "chưa trích xuất được nội dung mới" in units["D1.K2"].mark()
