@@ -131,7 +131,14 @@ def main() -> None:
         inst.stop()
         shutil.rmtree(root, ignore_errors=True)
     load = os.getloadavg()[0]
+    command = ("python -m tests.benchmarks.legal_temporal"
+               + (f" --limit {args.limit}" if args.limit else ""))
     head = ["# Temporal legal QA: the wording that holds at the question's date", "",
+            f"- command: `{command}`",
+            f"- commit: {commit}" + (" with uncommitted changes in retrieval/loaders/cypher/"
+                                     "agents in the tree" if dirty else ""),
+            f"- machine load: {load:.2f} at the end (1-minute average, 2 shared cores)",
+            "- baseline: a flat retrieval without validity, same questions and graph", "",
             f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC at commit {commit}"
             f"{' (uncommitted changes in retrieval/loaders/cypher/agents)' if dirty else ''}, "
             f"1-minute load average {load:.2f} at the end (2-core machine shared by several "
