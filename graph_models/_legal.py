@@ -118,6 +118,7 @@ class LegalUnit(LegalNode):
     scope = StringProperty()
     derived = StringProperty()  # "phrase": written by the derive step from a phrase edit
     doc_start = DateProperty()  # the wording states the start date of its document
+    made_from_instruction = BooleanProperty()  # a unit made from new wording its law lacked
 
     children = RelationshipTo("LegalUnit", StructureRel.CONTAINS.value)
     parent = RelationshipFrom("LegalNode", StructureRel.CONTAINS.value)

@@ -2,9 +2,6 @@
 // mode: write
 // returns: count
 MATCH (p:Placeholder)<-[:VERSION_OF]-(v:UnitVersion)
-// only a part of a larger new wording (a clause of a new article): an instruction that names a
-// unit its law lacks makes nothing up (legal/list_missing_targets reports it)
-WHERE EXISTS { (:UnitVersion)-[:CONTAINS]->(v) }
 WITH p, v, coalesce(v.valid_from_unknown, false) AND v.valid_from IS NULL AS unknown
 WITH p, v, unknown, CASE WHEN unknown THEN v.not_before ELSE v.valid_from END AS start
 ORDER BY start, unknown, v.id
@@ -14,7 +11,10 @@ WHERE d:Document
 SET p:LegalUnit, p.level = v0.level, p.number = v0.number, p.path = v0.path,
     p.label = v0.label, p.citation = v0.citation, p.valid_from = v0.valid_from,
     p.valid_from_unknown = v0.valid_from_unknown, p.not_before = v0.not_before,
-    p.supplemented_by = v0.amended_by
+    p.supplemented_by = v0.amended_by, p.date_from_doc = v0.date_from_doc,
+    // made from an instruction that names the unit itself (not a part of a larger new wording):
+    // the load report says so (legal/list_missing_targets)
+    p.made_from_instruction = NOT EXISTS { (:UnitVersion)-[:CONTAINS]->(v0) }
 REMOVE p:Placeholder, p.kind
 FOREACH (_ IN CASE WHEN v0.level = 'Article' THEN [1] ELSE [] END | SET p:Article)
 FOREACH (_ IN CASE WHEN v0.level = 'Clause' THEN [1] ELSE [] END | SET p:Clause)

@@ -1,12 +1,17 @@
-// purpose: Instructions that name a unit its loaded law does not have: a change edge (or a new wording that is not part of a larger new wording) whose target is still a Placeholder inside a loaded Document; the loader reports each (no unit is made up for it).
+// purpose: Instructions that name a unit its loaded law does not have: a change edge whose target is still a Placeholder inside a loaded Document (nothing is changed there), and a unit made only from an instruction's new wording that names the unit itself (made_from_instruction: shown from that wording's date, though the law as loaded lacks it: a document that inserted it may be missing, or the instruction names the wrong unit). The loader reports each.
 // mode: read
 // param doc_ids: list<string> -- the documents of the load (as source or as target)
-// returns: source, target, type, line
-MATCH (s:LegalNode)-[r:AMENDS|REPEALS|REPLACES|VERSION_OF]->(t:Placeholder)
-WHERE t.kind = 'unit' AND (coalesce(s.doc_id, s.id) IN $doc_ids OR t.doc_id IN $doc_ids)
-  AND (type(r) <> 'VERSION_OF' OR NOT EXISTS { (:UnitVersion)-[:CONTAINS]->(s) })
-MATCH (d:LegalNode {id: t.doc_id}) WHERE d:Document
-RETURN DISTINCT CASE WHEN type(r) = 'VERSION_OF' THEN s.amended_by ELSE s.id END AS source,
-  t.id AS target, type(r) AS type, s.source_line AS line
+// returns: source, target, kind, line
+CALL () {
+  MATCH (s:LegalNode)-[r:AMENDS|REPEALS|REPLACES]->(t:Placeholder)
+  WHERE t.kind = 'unit' AND (coalesce(s.doc_id, s.id) IN $doc_ids OR t.doc_id IN $doc_ids)
+  MATCH (d:LegalNode {id: t.doc_id}) WHERE d:Document
+  RETURN s.id AS source, t.id AS target, 'missing' AS kind, s.source_line AS line
+  UNION
+  MATCH (v:UnitVersion)-[:VERSION_OF]->(t:LegalUnit)
+  WHERE t.made_from_instruction AND (v.amended_by IN $doc_ids OR t.doc_id IN $doc_ids)
+  RETURN v.amended_by AS source, t.id AS target, 'made' AS kind, v.source_line AS line
+}
+RETURN DISTINCT source, target, kind, line
 ORDER BY target, source
 LIMIT 500

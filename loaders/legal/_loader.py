@@ -498,8 +498,10 @@ def load_legal(
             source = str(row["source"] or "")
             report.warnings.append(Problem(
                 files.get(source.split(":", 1)[0], source), row.get("line"),
-                f"{source} names {row['target']}, which its law does not have: nothing is "
-                "changed there (check the instruction or the loaded text of that law)"))
+                f"{source} names {row['target']}, which its law as loaded does not have: "
+                + ("nothing is changed there" if row["kind"] == "missing" else
+                   "it is shown from that wording's date as a unit of that law")
+                + " (check the instruction, or load the document that inserted it)"))
     except DatabaseUnavailable as e:
         report.aborted = f"the database went away after the documents, before validity was derived: {e}"
     return report

@@ -78,6 +78,7 @@ def _unit_props(doc: ParsedDocument, unit: Unit, label: str, segment: Callable[[
         "label": unit.label, "heading": unit.heading, "text": unit.text,
         "text_segmented": segment(unit.text), "ordinal": unit.ordinal,
         "valid_from": valid_from or doc.meta.effective_date, "date_from_doc": date_from_doc,
+        "made_from_instruction": None,  # a unit its own document writes is not made up
         "citation": citation(unit.chain(), label), "source_line": unit.line,
         "supplemented_by": None, "inserted_after": None, "amended_by": None,
         # events (amendment, repeal, replacement) change these in the derive step
@@ -139,6 +140,7 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
             "supplemented_by": new.by_doc if new.kind == "inserted" else None,
             "inserted_after": new.inserted_after, "date_from_doc": new.date_from_doc,
             "scope": new.scope, "doc_start": new.doc_start,
+            "made_from_instruction": None,
         }
         if new.kind == "version":
             plan.units.append({"id": new.id, "level": new.level, "version": True,
