@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from hopgraph.retrieval._eval import DEFAULT_KS, evaluate, load_questions
 from hopgraph.retrieval._legal import LegalRetriever
+from hopgraph.retrieval._legal_akn import to_akn as consolidation_to_akn
 from hopgraph.retrieval._legal_compare import Comparison, split_official
 from hopgraph.retrieval._legal_compare import compare as compare_consolidation
 from hopgraph.retrieval._legal_consolidate import (
@@ -131,6 +132,7 @@ __all__ = [
     "collect_candidates",
     "compare_consolidation",
     "consolidate",
+    "consolidation_to_akn",
     "definition_item",
     "definition_subject",
     "diff_consolidated",

@@ -167,6 +167,7 @@ class ConsolidatedDocument:
     units: list[ConsolidatedUnit]
     notes: list[str] = field(default_factory=list)
     not_loaded: list[str] = field(default_factory=list)
+    issue_date: date | None = None
 
     def shown_units(self) -> list[ConsolidatedUnit]:
         """The units that make up the document at the date, in order."""
@@ -331,7 +332,7 @@ def build_consolidated(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
     return ConsolidatedDocument(
         doc_id=doc["id"], number=doc.get("number"), doc_type=doc.get("doc_type"),
         title=doc.get("title"), as_of=as_of, units=units, notes=notes,
-        not_loaded=sorted(doc.get("not_loaded") or []),
+        not_loaded=sorted(doc.get("not_loaded") or []), issue_date=doc.get("issue_date"),
     )
 
 

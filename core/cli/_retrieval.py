@@ -114,9 +114,14 @@ def retrieve(ctx: click.Context, question: str, k: int, as_of: str | None,
               help="Compare with an official consolidated text (VBHN, plain text) unit by unit: "
                    "equal / stale / missing / extra, with reasons.")
 @click.option("--json", "as_json", is_flag=True, help="Print the consolidation as JSON.")
+@click.option("--format", "fmt", type=click.Choice(["text", "akn"]), default="text",
+              show_default=True,
+              help="akn: Akoma Ntoso 3.0 XML (lifecycle events, passive modifications), "
+                   "validated against the AKN schema; needs the akn extra.")
 @click.pass_context
 def consolidate(ctx: click.Context, doc_id: str, as_of: str | None,
-                diff: tuple[str, str] | None, compare_file: Path | None, as_json: bool) -> None:
+                diff: tuple[str, str] | None, compare_file: Path | None, as_json: bool,
+                fmt: str) -> None:
     """Print document DOC_ID as in force at a date (văn bản hợp nhất), each changed unit marked
     with the instruction and date that changed it; or, with --diff, what changed between two
     dates."""
@@ -143,7 +148,13 @@ def consolidate(ctx: click.Context, doc_id: str, as_of: str | None,
         raise RetrievalError(f"--diff wants FROM before TO, got {days[0]} and {days[1]}")
     with open_runner(settings) as (runner, _):
         docs = [consolidate_document(runner, doc_id, d) for d in days]
-    if official is not None:
+    if fmt == "akn":
+        if len(docs) != 1 or official is not None or as_json:
+            raise click.UsageError("--format akn prints one date: give --as-of only")
+        from hopgraph.retrieval import consolidation_to_akn
+
+        click.echo(consolidation_to_akn(docs[0]).decode("utf-8"), nl=False)
+    elif official is not None:
         result = compare_consolidation(docs[0], official)
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) if as_json
                    else result.render())
