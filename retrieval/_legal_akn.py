@@ -10,11 +10,12 @@ Needs the ``akn`` extra (``pip install 'hopgraph[akn]'``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from datetime import date
 from typing import Any
 
 from hopgraph.errors import RetrievalError
 from hopgraph.retrieval._legal_consolidate import ConsolidatedDocument, ConsolidatedUnit
+from hopgraph.vocabulary import fold
 
 _TAG = {"Part": "part", "Chapter": "chapter", "Section": "section", "Subsection": "subsection",
         "Article": "article", "Clause": "paragraph", "Point": "point", "Annex": "hcontainer"}
@@ -24,20 +25,13 @@ _MOD = {"AMENDS": "substitution", "SUPPLEMENTS": "insertion", "REPEALS": "repeal
         "REPLACES": "substitution"}
 
 
-def work_uri(doc: ConsolidatedDocument) -> str:
-    """``/akn/vn/act/2017/06-2017-qh14`` from the document's number and year."""
-    number = doc.number or doc.doc_id
+def work_uri(number: str, issued: date | None, fallback_year: int) -> str:
+    """``/akn/vn/act/2017-06-19/06-2017-qh14``: the document's number, dated by its issue date,
+    else by the year its number carries, else ``fallback_year``."""
     year = re.search(r"/(\d{4})/", number)
-    slug = re.sub(r"[^0-9a-z]+", "-", _ascii(number).lower()).strip("-") or "van-ban"
-    day = (doc.issue_date.isoformat() if doc.issue_date is not None else
-           f"{year.group(1) if year else doc.as_of.year}")
+    slug = re.sub(r"[^0-9a-z]+", "-", fold(number)).strip("-") or "van-ban"
+    day = issued.isoformat() if issued is not None else (year.group(1) if year else str(fallback_year))
     return f"/akn/vn/act/{day}/{slug}"
-
-
-def _ascii(text: str) -> str:
-    from hopgraph.vocabulary import fold
-
-    return fold(text).replace("đ", "d").replace("Đ", "D")
 
 
 def to_akn(doc: ConsolidatedDocument) -> bytes:
@@ -54,7 +48,7 @@ def to_akn(doc: ConsolidatedDocument) -> bytes:
         raise RetrievalError("--format akn needs the cobalt library: pip install 'hopgraph[akn]'"
                              ) from None
     act = Act()
-    uri = FrbrUri.parse(work_uri(doc))
+    uri = FrbrUri.parse(work_uri(doc.number or doc.doc_id, doc.issue_date, doc.as_of.year))
     uri.language = "vie"
     uri.expression_date = "@" + doc.as_of.isoformat()
     act.frbr_uri = uri
@@ -79,7 +73,7 @@ def to_akn(doc: ConsolidatedDocument) -> bytes:
         if day is not None and (by not in events or day < events[by][0]):
             events[by] = (day, by)
     act.amendments = [AmendmentEvent(date=day.isoformat(), amending_title=by,
-                                     amending_uri=work_uri(_named(doc, by)))
+                                     amending_uri=work_uri(by, None, doc.as_of.year))
                       for day, by in sorted(events.values())]
     if changed:
         analysis = maker.analysis(source="#cobalt")
@@ -88,7 +82,8 @@ def to_akn(doc: ConsolidatedDocument) -> bytes:
             assert u.change is not None
             kind = "repeal" if u.state == "repealed" else _MOD.get(u.change.kind, "substitution")
             mod = maker.textualMod(type=kind, eId=f"pmod_{i}")
-            mod.append(maker.source(href=work_uri(_named(doc, u.change.source_id.split(":")[0]))))
+            by = u.change.source_id.split(":", 1)[0]
+            mod.append(maker.source(href=work_uri(by, None, doc.as_of.year)))
             mod.append(maker.destination(href="#" + ids[u.id]))
             mods.append(mod)
         analysis.append(mods)
@@ -101,11 +96,6 @@ def to_akn(doc: ConsolidatedDocument) -> bytes:
         raise RetrievalError(f"the AKN document of {doc.doc_id} does not validate: "
                              f"{str(problems[0])[:300] if problems else 'no reason given'}")
     return bytes(xml)
-
-
-def _named(doc: ConsolidatedDocument, number: str) -> ConsolidatedDocument:
-    return ConsolidatedDocument(doc_id=number, number=number, doc_type=None, title=None,
-                                as_of=doc.as_of, units=[])
 
 
 def _place_analysis(act: Any, analysis: Any) -> None:
@@ -157,7 +147,7 @@ def _build(maker: Any, parent: Any, nodes: list[tuple[ConsolidatedUnit, list[Any
             continue
         num, heading, text = _split(u)
         counts[tag] = counts.get(tag, 0) + 1
-        words = re.findall(r"[0-9a-z]+", _ascii(num).lower())
+        words = re.findall(r"[0-9a-z]+", fold(num))
         number = words[-1] if words else str(counts[tag])
         eid = f"{prefix}{_PREFIX[tag]}_{number}"
         while eid in ids.values():
@@ -182,7 +172,3 @@ def _build(maker: Any, parent: Any, nodes: list[tuple[ConsolidatedUnit, list[Any
             el.append(maker.content(*(paras or [maker.p("")])))
         parent.append(el)
 
-
-def iter_units(doc: ConsolidatedDocument) -> Iterator[ConsolidatedUnit]:
-    """The units an AKN document shows (those in force at the date)."""
-    return (u for u in doc.units if u.shown)

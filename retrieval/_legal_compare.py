@@ -19,7 +19,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from hopgraph.retrieval._legal_consolidate import ConsolidatedDocument, ConsolidatedUnit
+from hopgraph.retrieval._legal_consolidate import (
+    ConsolidatedDocument,
+    ConsolidatedUnit,
+    full_label,
+)
 
 Key = tuple[str, str | None, str | None]
 
@@ -99,7 +103,7 @@ def split_official(text: str) -> dict[Key, OfficialUnit]:
     for key in order:
         if _FOOTNOTE.search(units[key].text):
             for other in order:
-                if _inside(other, key):
+                if inside(other, key):
                     units[other].marked = True
     return {k: units[k] for k in order}
 
@@ -123,7 +127,7 @@ def _rejoin(lines: list[str]) -> list[str]:
     return [x for x in out if x]
 
 
-def _inside(inner: Key, outer: Key) -> bool:
+def inside(inner: Key, outer: Key) -> bool:
     """Whether ``inner`` is ``outer`` or one of its sub-units."""
     if inner[0] != outer[0]:
         return False
@@ -253,16 +257,10 @@ _VERDICT_VI = {"equal": "trùng khớp", "equal_punctuation": "chỉ khác dấu
 
 
 def label_of(key: Key) -> str:
-    """``Điểm a khoản 4 Điều 44``."""
+    """``Điểm a khoản 4 Điều 44`` (the unit named as :func:`full_label` names a graph unit)."""
     art, clause, point = key
-    parts = []
-    if point:
-        parts.append(f"điểm {point}")
-    if clause:
-        parts.append(f"khoản {clause}")
-    parts.append(f"Điều {art}")
-    text = " ".join(parts)
-    return text[0].upper() + text[1:]
+    path = ".".join([f"D{art}", *([f"K{clause}"] if clause else []), *([point] if point else [])])
+    return full_label(f":{path}")
 
 
 def compare(doc: ConsolidatedDocument, official_text: str) -> Comparison:

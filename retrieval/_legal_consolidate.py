@@ -419,7 +419,7 @@ def _consolidated_unit(r: Mapping[str, Any], depth: int, context: _Context | Non
         return ConsolidatedUnit(**base, state="removed", text="", change=context.change)
     replaced = next((raw for raw, c in zip(raw_changes, changes, strict=True)
                      if c.kind == "REPLACES" and _started(c, as_of)), None)
-    if replaced is not None and repeal_of(r) is None:
+    if replaced is not None and r.get("repeal") is None:
         # an annex (or unit) replaced whole: the new wording where the replacing document has
         # it, else the marker and that it was replaced; its old parts go with it
         rep_change = _change(replaced)
@@ -463,12 +463,6 @@ def _consolidated_unit(r: Mapping[str, Any], depth: int, context: _Context | Non
                                 date_unknown=unknown,
                                 not_before=r.get("not_before") if unknown else None, notes=notes)
     return ConsolidatedUnit(**base, state="original", text=text, notes=notes)
-
-
-def repeal_of(r: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The repeal in force of a unit's row, if any."""
-    repeal: Mapping[str, Any] | None = r.get("repeal")
-    return repeal
 
 
 def _started(c: Change, as_of: date) -> bool:

@@ -30,7 +30,7 @@ from typing import Any
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.legal import load_legal
 from hopgraph.retrieval import compare_consolidation, consolidate, diff_consolidated
-from hopgraph.retrieval._legal_compare import Key, unit_key
+from hopgraph.retrieval._legal_compare import Key, inside, unit_key
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data" / "vn-consolidation-dev"
@@ -51,12 +51,12 @@ def measure(runner: Any) -> dict[str, Any]:
         for m in case["marks"]:
             k = m["key"]
             marks.add((k[0], k[1] if len(k) > 1 else None, k[2] if len(k) > 2 else None))
-        marked = [u for u in cmp.units if any(_inside(u.key, mk) for mk in marks)]
+        marked = [u for u in cmp.units if any(inside(u.key, mk) for mk in marks)]
         m_equal = sum(u.verdict in ("equal", "repealed_agreed") for u in marked)
         before = consolidate(runner, base, dt.date.fromisoformat(case["diff_from"]))
         listed = {unit_key(d.id) for d in diff_consolidated(before, doc)}
         listed.discard(None)
-        hit = sum(any(_inside(x, mk) or _inside(mk, x) for x in listed if x) for mk in marks)
+        hit = sum(any(inside(x, mk) or inside(mk, x) for x in listed if x) for mk in marks)
         eq, n = cmp.equal()
         out.append({
             "case": case["id"], "base": base, "as_of": case["as_of"],
@@ -74,16 +74,6 @@ def measure(runner: Any) -> dict[str, Any]:
                "diff_listed")}
     pooled["laws_wrongly_out_of_force"] = sum(bool(c["out_of_force"]) for c in out)
     return {"cases": out, "pooled": pooled}
-
-
-def _inside(inner: Key, outer: Key) -> bool:
-    if inner[0] != outer[0]:
-        return False
-    if outer[1] is None and outer[2] is None:
-        return True
-    if outer[2] is None:
-        return inner[1] == outer[1]
-    return inner == outer
 
 
 def render(result: dict[str, Any], meta: dict[str, Any]) -> str:
