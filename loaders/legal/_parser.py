@@ -63,6 +63,78 @@ _UNIT_NAMED = re.compile(r"(?:điểm\s+[a-zđ]\d?|khoản\s+\d+[a-zđ]?|Điều
                          re.IGNORECASE)
 
 
+# a closing quote with the next instruction or article glued after it on the same line (portal
+# crawls: "… pháp luật về giá.”; b) Thay thế cụm từ …", "… tiền phạt."Điều 2. Sửa đổi …",
+# "… hành vi vi phạm đó.” 2." with the instruction on the next line)
+_GLUED_INSTRUCTION = re.compile(r"(?<=[”\"»])[.;,]?\s*(?=(?:[a-zđ]\d?\)|\d{1,3}[a-zđ]?\.)(?:\s+\S|\s*$)"
+                                r"|(?:Điều|ĐIỀU)\s+\d{1,4}[a-zđ]?\.\s*[A-ZĐÀ-Ỹ])")
+_MARKER_HEAD = re.compile(r"^(?:[a-zđ]\d?\)|\d{1,3}[a-zđ]?\.)\s*")
+
+
+# a chapter heading glued to the last sentence of the chapter before ("… chi tiết Điều này.
+# Chương II BẢO VỆ VÀ PHÁT TRIỂN …"): the heading is in capitals
+_GLUED_CHAPTER = re.compile(r"(?<=[.;:])\s+(?=(?:Chương|CHƯƠNG)\s+[IVXLC]+\s*[.:\-–]?\s+[A-ZĐÀ-Ỹ]{2,}\s)")
+# the next clause glued to the last point of the clause before ("… đường sắt. 6. Chính phủ …")
+_GLUED_CLAUSE = re.compile(r"(?<=[.;])\s+(?=(\d{1,3})\.\s+[A-ZĐÀ-Ỹ])")
+_POINT_START = re.compile(r"^[a-zđ]\d?\)\s")
+_CLAUSE_START = re.compile(r"^(\d{1,3})\.(?:\s|$)")
+# Cyrillic letters that look like Latin point letters ("р)" for "p)", "с)" for "c)")
+_CYRILLIC_POINT = re.compile(r"^([аеорсхуі])\)")
+_LATIN = str.maketrans("аеорсхуі", "aeopcxyi")
+
+
+def _unglue(text: str, last_clause: int | None) -> list[str]:
+    """A line of a portal crawl that holds two units split where the second one starts."""
+    parts = [p for p in _GLUED_CHAPTER.split(text) if p] or [text]
+    if last_clause is not None and _POINT_START.match(parts[-1]):
+        m = next((m for m in _GLUED_CLAUSE.finditer(parts[-1])
+                  if int(m.group(1)) == last_clause + 1), None)
+        if m is not None:
+            parts[-1:] = [parts[-1][: m.start()], parts[-1][m.end():]]
+    return parts
+
+
+def split_glued(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Lines with an instruction or an article glued after a closing quote split in two (same
+    line number).
+
+    Only where what follows the quote is a numbered instruction (``b) Thay thế …``, ``12. Bãi bỏ
+    …``, a bare ``2.`` whose instruction is the next line) or an article heading (``Điều 2.
+    Sửa đổi …``): quoted wording that goes on after a quote stays whole."""
+    out: list[tuple[int, str]] = []
+    last_clause: int | None = None
+    for i, (line, raw) in enumerate(lines):
+        after_line = lines[i + 1][1].strip() if i + 1 < len(lines) else ""
+        raw = _CYRILLIC_POINT.sub(lambda m: m.group(1).translate(_LATIN) + ")", raw.strip())
+        if _ARTICLE_ANY.match(raw):
+            last_clause = None
+        elif (cm := _CLAUSE_START.match(raw)) is not None:
+            last_clause = int(cm.group(1))
+        parts: list[str] = []
+        rest = raw
+        while True:
+            cut = None
+            for m in _GLUED_INSTRUCTION.finditer(rest):
+                tail = rest[m.end():]
+                if tail.startswith(("Điều", "ĐIỀU")):
+                    cut = m
+                    break
+                body = _MARKER_HEAD.sub("", tail).strip()
+                if _INSTRUCTION_LINE.match(body or after_line):
+                    cut = m
+                    break
+            if cut is None:
+                break
+            parts.append(rest[: cut.start()] + rest[cut.start(): cut.end()].strip())
+            rest = rest[cut.end():]
+        for piece in [*parts, rest]:
+            for text in _unglue(piece, last_clause):
+                if (cm := _CLAUSE_START.match(text)) is not None and text is not piece:
+                    last_clause = int(cm.group(1))
+                out.append((line, text))
+    return out
+
+
 @dataclass
 class Structure:
     """Units in document order, the lines before the first unit, the lines after the body."""
@@ -489,5 +561,5 @@ def parse_structure(lines: list[tuple[int, str]], file: str, *, fragment: bool =
         IngestError: a duplicate article number (the document would have two units with one id).
     """
     parser = _Parser(file, fragment=fragment, codification=codification)
-    parser.feed(lines)
+    parser.feed(lines if fragment else split_glued(lines))
     return parser.finish()

@@ -137,6 +137,20 @@ _DOC_START = re.compile(
     r"|Nghị\s+quyết|Quyết\s+định)\s+này\s+có\s+hiệu\s+lực", re.IGNORECASE)
 
 
+def simultaneous(edits: list[str] | None) -> list[str] | None:
+    """Pairs of phrase edits made to apply at once when they are applied one after another.
+
+    ``“Tổng cục Thuế” bằng “Cục Thuế”; “Cục Thuế” bằng “cơ quan Thuế”`` must not turn
+    "Tổng cục Thuế" into "cơ quan Thuế", nor "Chi cục Thuế" spoil "Chi cục Thuế khu vực": each
+    old phrase (longest first) becomes a private-use marker, then each marker its new phrase."""
+    if not edits or len(edits) <= 2:
+        return edits
+    pairs = sorted(zip(edits[::2], edits[1::2], strict=True), key=lambda p: -len(p[0]))
+    marks = [f"\ue000{i}\ue001" for i in range(len(pairs))]
+    return ([x for (old, _), m in zip(pairs, marks, strict=True) for x in (old, m)]
+            + [x for (_, new), m in zip(pairs, marks, strict=True) for x in (m, new)])
+
+
 def phrase_edits(masked: str, quotes: list[str]) -> list[str] | None:
     """The phrase edits of one instruction as ``[old1, new1, old2, new2, …]``, read from its
     masked text (each quotation ``“…”``) and its quotations in order; None when the two do not
@@ -158,7 +172,21 @@ def phrase_edits(masked: str, quotes: list[str]) -> list[str] | None:
         words = " ".join(added)
         anchor = anchors[0]
         return [anchor, f"{anchor} {words}" if into.group(1) == "sau" else f"{words} {anchor}"]
-    by = re.search(r"\bbằng\b", low)
+    bys = list(re.finditer(r"\b(?:bằng|thành)\s+(?:các\s+)?(?:cụm\s+)?(?:từ\s+(?:ngữ\s+)?)?(?=“…”)", low))
+    if len(bys) > 1:
+        # "cụm từ “A” bằng cụm từ “B”; cụm từ “C” bằng cụm từ “D”; …": each "bằng" takes the
+        # quotation right after it, the ones since the previous pair are what it replaces
+        out: list[str] = []
+        taken = 0
+        for by_m in bys:
+            olds = [quotes[i] for i in range(taken, len(quotes)) if spots[i] < by_m.start()]
+            new_i = next((i for i in range(taken, len(quotes)) if spots[i] >= by_m.end()), None)
+            if not olds or new_i is None:
+                return None
+            out.extend(x for old in olds if old for x in (old, quotes[new_i]))
+            taken = new_i + 1
+        return out or None
+    by = bys[0] if bys else re.search(r"\bbằng\b", low)
     if by:
         olds = [q for q, at in zip(quotes, spots, strict=True) if at < by.start()]
         news = [q for q, at in zip(quotes, spots, strict=True) if at > by.start()]
@@ -166,6 +194,12 @@ def phrase_edits(masked: str, quotes: list[str]) -> list[str] | None:
             return None
         pairs = zip(olds, news * len(olds) if len(news) == 1 else news, strict=True)
         return [x for old, new in pairs if old for x in (old, new)]
+    within = re.search(r"\b(?:trong|của)\s+(?:cụm\s+)?từ\b", low)
+    if within and re.search(r"(?:^|\s)(?:bãi\s+)?bỏ\b", low) and len(quotes) == 2:
+        # "bỏ từ “phạt” trong cụm từ “tiền phạt chậm nộp”": the phrase loses the word
+        word, phrase = quotes
+        shorter = re.sub(r"\s{2,}", " ", phrase.replace(word, "", 1)).strip()
+        return [phrase, shorter] if word and word in phrase else None
     if re.search(r"(?:^|\s)(?:bãi\s+)?bỏ\b", low):
         return [x for q in quotes if q for x in (f" {q}", "", q, "")]
     return None
@@ -311,7 +345,7 @@ class _Extractor:
         if phrase is not None:
             method = ("phrase_removal" if "bỏ" in phrase.group("verb").lower()
                       else "textual_substitution")
-            edits = phrase_edits(masked, _quotes(head))
+            edits = simultaneous(phrase_edits(masked, _quotes(head)))
             paths = self._targets(mask_quotes(phrase.group("where")), [], target_doc=target_doc)
             for path in paths:
                 self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method, head[:500],
@@ -329,7 +363,7 @@ class _Extractor:
                       "phrase_addition" if low.startswith("bổ sung") else "phrase_removal")
             assert unit.parent is not None
             parent_line = _lead(unit.parent)
-            edits = phrase_edits(mask_quotes(parent_line), _quotes(parent_line))
+            edits = simultaneous(phrase_edits(mask_quotes(parent_line), _quotes(parent_line)))
             for path in self._targets(masked, [], target_doc=target_doc):
                 self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method,
                                   f"{parent_line[:300]} — {head[:200]}", effective,
@@ -371,7 +405,7 @@ class _Extractor:
                 low = seg.lower()
                 method = ("textual_substitution" if re.search(r"thay|bằng", low) else
                           "phrase_addition" if low.startswith("bổ sung") else "phrase_removal")
-                edits = phrase_edits(seg, quoted.get(seg, []))
+                edits = simultaneous(phrase_edits(seg, quoted.get(seg, [])))
                 paths = self._targets(seg, container, phrase=True, target_doc=target_doc)
                 for path in paths:
                     self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method,
@@ -528,8 +562,9 @@ class _Extractor:
         for c in find_citations(text, self.names):
             if any(x == ["này"] for x in (c.articles, c.clauses, c.points, c.chapters)):
                 continue  # "khoản 2 Điều này": the amending text itself, never a target
-            if c.doc.kind == "this" or (c.doc.kind == "number" and target_doc is not None
-                                        and c.doc.number != target_doc):
+            if (c.doc.kind == "this" and not self._means_amended(c, target_doc)) or (
+                    c.doc.kind == "number" and target_doc is not None
+                    and c.doc.number != target_doc):
                 continue  # a unit of another document named in passing
             if c.chapters or c.annexes:
                 paths.extend(resolve(c, Context(self.doc_id, ""), target_doc="other"))
@@ -555,6 +590,14 @@ class _Extractor:
                 else:
                     paths.append(base)
         return paths
+
+    def _means_amended(self, c: Citation, target_doc: str | None) -> bool:
+        """``Bãi bỏ điểm đ khoản 3 Điều 77 của Luật này`` inside an instruction aimed at
+        another law: older amending laws write "Luật này" for the law they amend. Read so only
+        when the amending text has no such article of its own (it cannot be amending itself)."""
+        if target_doc is None or target_doc == self.doc_id or not c.articles:
+            return False
+        return not any(f"D{a}" in self.by_path for a in c.articles)
 
     def _fragments(self, unit: Unit) -> list[Unit]:
         """Top-level units of every quoted block of an instruction (fragment parse)."""

@@ -155,3 +155,48 @@ def test_a_title_never_resolves_to_a_later_law(runner: Neo4jRunner, tmp_path: Pa
     assert units["D1.K2"].state == "original"
     assert units["D1.K2"].text == "2. Đê cấp I do Bộ quản lý."
     assert not units["D1.K2"].mark()
+
+
+# a portal copy of a base law that already holds the article a later law inserted, glued on
+# one line; the amending law inserts it with its own wording
+COPY_WITH_INSERTION = """QUỐC HỘI
+Luật số: 11/2015/QH13
+Hà Nội, ngày 01 tháng 6 năm 2015
+LUẬT
+CẢNG THỬ NGHIỆM
+Điều 1. Phạm vi
+Luật này quy định về cảng thử nghiệm.
+Điều 2. Quy hoạch cảng
+1. Quy hoạch cảng do Bộ lập.
+Điều 2a. Quy hoạch bến 1. Quy hoạch bến được lập cho từng vùng. 2. Bộ phê duyệt.
+Điều 3. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2016.
+"""
+
+INSERTER = """QUỐC HỘI
+Luật số: 21/2019/QH14
+Hà Nội, ngày 01 tháng 6 năm 2019
+LUẬT
+SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT CẢNG THỬ NGHIỆM
+Điều 1. Sửa đổi, bổ sung một số điều của Luật Cảng thử nghiệm số 11/2015/QH13
+1. Bổ sung Điều 2a vào sau Điều 2 như sau:
+“Điều 2a. Quy hoạch bến
+1. Quy hoạch bến được lập cho từng vùng.
+2. Bộ phê duyệt quy hoạch bến.”
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2020.
+"""
+
+
+@pytest.mark.parametrize("order", [("copy.txt", "inserter.txt"), ("inserter.txt", "copy.txt")])
+def test_an_insertion_the_base_copy_already_has_takes_the_inserted_wording(
+        runner: Neo4jRunner, tmp_path: Path, order: tuple[str, str]) -> None:
+    texts = {"copy.txt": COPY_WITH_INSERTION, "inserter.txt": INSERTER}
+    for name in order:  # two loads, in either order: the same wording
+        _load(runner, tmp_path, {name: texts[name]})
+    units = {u.id.split(":")[1]: u for u in consolidate(runner, "11/2015/QH13",
+                                                        date(2021, 1, 1)).units if u.shown}
+    assert units["D2a"].text == "Điều 2a. Quy hoạch bến"
+    assert units["D2a.K1"].text == "1. Quy hoạch bến được lập cho từng vùng."
+    assert units["D2a.K2"].text == "2. Bộ phê duyệt quy hoạch bến."
+    assert "21/2019/QH14" in units["D2a"].mark()

@@ -101,3 +101,69 @@ def test_an_impossible_start_date_is_reported(tmp_path: Path) -> None:
     assert not problems and docs[0].meta.effective_date is None
     warned = [str(w) for w in docs[0].warnings if "impossible start date" in str(w)]
     assert len(warned) == 1 and "bad-date.txt:8" in warned[0] and "01 tháng 13" in warned[0]
+
+
+def test_phrase_edits_in_series_apply_at_once() -> None:
+    from hopgraph.loaders.legal._relations import simultaneous
+
+    edits = _edits("Thay thế cụm từ “Tổng cục Thuế” bằng cụm từ “Cục Thuế”; cụm từ “Cục Thuế” "
+                   "bằng cụm từ “cơ quan Thuế tỉnh”; cụm từ “Chi cục Thuế” và cụm từ “Chi cục "
+                   "Thuế khu vực” bằng cụm từ “cơ quan Thuế cơ sở” tại khoản 2 Điều 16")
+    assert edits == ["Tổng cục Thuế", "Cục Thuế", "Cục Thuế", "cơ quan Thuế tỉnh",
+                     "Chi cục Thuế", "cơ quan Thuế cơ sở",
+                     "Chi cục Thuế khu vực", "cơ quan Thuế cơ sở"]
+    text = "Tổng cục Thuế, Cục Thuế và Chi cục Thuế khu vực"
+    steps = simultaneous(edits)
+    assert steps is not None
+    for old, new in zip(steps[::2], steps[1::2], strict=True):
+        text = text.replace(old, new)
+    # one pass: no phrase is rewritten twice, the longer phrase wins over its prefix
+    assert text == "Cục Thuế, cơ quan Thuế tỉnh và cơ quan Thuế cơ sở"
+    assert _edits("Thay thế cụm từ “hộ gia đình, cá nhân” thành “người sử dụng đất” tại "
+                  "Điều 5") == ["hộ gia đình, cá nhân", "người sử dụng đất"]
+    assert _edits("bỏ từ “phạt” trong cụm từ “tiền phạt chậm nộp” tại khoản 3 Điều 56") == \
+        ["tiền phạt chậm nộp", "tiền chậm nộp"]
+
+
+def test_an_instruction_glued_after_a_quote_is_read() -> None:
+    from hopgraph.loaders.legal._parser import split_glued
+
+    lines = [(1, "1. Giá dịch vụ theo quy định của pháp luật về giá.”; b) Thay thế cụm từ "
+                 "“thù lao” bằng cụm từ “giá” tại Điều 1;"),
+             (2, "tiền phạt.\"Điều 2. Sửa đổi, bổ sung một số điều"),
+             (3, "vi phạm hành chính đó.” 2."), (4, "Sửa đổi, bổ sung Điều 4 như sau:"),
+             (5, "“a) xem “điểm b” 2. Các nội dung khác”")]
+    assert split_glued(lines) == [
+        (1, "1. Giá dịch vụ theo quy định của pháp luật về giá.”;"),
+        (1, "b) Thay thế cụm từ “thù lao” bằng cụm từ “giá” tại Điều 1;"),
+        (2, "tiền phạt.\""), (2, "Điều 2. Sửa đổi, bổ sung một số điều"),
+        (3, "vi phạm hành chính đó.”"), (3, "2."), (4, "Sửa đổi, bổ sung Điều 4 như sau:"),
+        # quoted wording that goes on after an inner quotation stays whole
+        (5, "“a) xem “điểm b” 2. Các nội dung khác”")]
+
+
+OLD_STYLE = """QUỐC HỘI
+Luật số: 21/2012/QH13
+Hà Nội, ngày 20 tháng 11 năm 2012
+LUẬT
+SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT THỬ NGHIỆM
+Điều 1
+Sửa đổi, bổ sung một số điều của Luật thử nghiệm số 78/2006/QH11:
+1. Điều 2 được sửa đổi, bổ sung như sau:
+“Điều 2. Phạm vi
+Luật này áp dụng cho mọi người.”; 2. Bãi bỏ điểm đ khoản 3 Điều 77 của Luật này.
+3. Bổ sung cụm từ “tiền chậm nộp,” vào trước cụm từ “tiền phạt” tại khoản 2 Điều 1 của Luật này.
+Điều 2
+Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2013.
+"""
+
+
+def test_luat_nay_in_an_old_amending_law_names_the_amended_law(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(OLD_STYLE, encoding="utf-8")
+    docs, problems, _ = parse_inputs([tmp_path / "a.txt"])
+    assert not problems
+    edges = {(r.type, r.target) for r in docs[0].relations}
+    # Điều 77 is not an article of the amending law: "Luật này" is the law it amends
+    assert ("REPEALS", "78/2006/QH11:D77.K3.đ") in edges
+    # Điều 1 is: the amending law could mean itself, so nothing is guessed
+    assert not any(t.startswith("78/2006/QH11:D1") for _, t in edges)
