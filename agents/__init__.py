@@ -1,28 +1,10 @@
-"""Agents and the model adapters they receive: embedders and chat models.
+"""Agents: the legal, biomedical and sentence-graph reasoners.
 
-The ports (``Embedder``, ``ChatModel``, ``ChatResult``, ``parse_json_reply``, ``ask_schema`` …) live
-in :mod:`hopgraph.ports`, below every area; they are re-exported here so that existing imports keep
-working.
+They receive an embedder and a chat model (the ports of :mod:`hopgraph.ports`, re-exported here so
+that existing imports keep working) and never build one: the adapters that do live in
+:mod:`hopgraph.models`.
 """
 
-from hopgraph.agents._embedders import (
-    CachedEmbedder,
-    E5Embedder,
-    SentenceTransformerEmbedder,
-    build_embedder,
-)
-from hopgraph.agents._endpoint_embedder import EndpointEmbedder
-from hopgraph.agents._llm import OpenAIChatModel, chat_model_from
-from hopgraph.agents._llm_server import (
-    DEFAULT_ALIAS,
-    DEFAULT_CTX,
-    DEFAULT_HOST,
-    DEFAULT_PORT,
-    DEFAULT_THREADS,
-    LocalLLMServer,
-    bundled_model_path,
-    serve_forever,
-)
 from hopgraph.ports import (
     ChatModel,
     ChatResult,
@@ -35,9 +17,6 @@ from hopgraph.ports import (
 )
 
 __all__ = [
-    "DEFAULT_ALIAS", "DEFAULT_CTX", "DEFAULT_HOST", "DEFAULT_PORT", "DEFAULT_THREADS",
-    "CachedEmbedder", "ChatModel", "ChatResult", "E5Embedder", "Embedder", "EndpointEmbedder",
-    "LocalLLMServer", "OpenAIChatModel", "SchemaReply", "SentenceTransformerEmbedder", "Usage",
-    "Vector", "ask_schema", "build_embedder", "bundled_model_path", "chat_model_from",
-    "parse_json_reply", "serve_forever",
+    "ChatModel", "ChatResult", "Embedder", "SchemaReply", "Usage", "Vector", "ask_schema",
+    "parse_json_reply",
 ]

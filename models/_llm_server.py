@@ -7,7 +7,7 @@ and the package itself is never imported. Any other GGUF path works the same way
 downloaded.
 
 ``hopgraph llm serve`` runs :func:`serve_forever`; tests start :class:`LocalLLMServer` in a
-subprocess (``python -m hopgraph.agents._llm_server``) and talk to it with the ``openai`` client.
+subprocess (``python -m hopgraph.models._llm_server``) and talk to it with the ``openai`` client.
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def serve_forever(server: LocalLLMServer, *, announce: Any = print) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m hopgraph.agents._llm_server``: the same server without the click CLI."""
+    """``python -m hopgraph.models._llm_server``: the same server without the click CLI."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=None, help="GGUF path (default: SmolLM2)")
     parser.add_argument("--host", default=DEFAULT_HOST)

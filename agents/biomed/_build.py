@@ -1,5 +1,5 @@
 """Building what the reasoner receives from settings: the optional spaCy pipeline (the chat
-model comes from :func:`hopgraph.agents._llm.chat_model_from`).
+model comes from :func:`hopgraph.models.chat_model_from`).
 
 Used by entry points only (CLI, benchmarks); library code receives the built objects.
 """

@@ -11,10 +11,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hopgraph.agents._llm import ChatModel, parse_json_reply
 from hopgraph.agents.biomed import _prompts
 from hopgraph.agents.biomed._linking import LinkedEntity
 from hopgraph.errors import LLMError
+from hopgraph.ports import ChatModel, parse_json_reply
 from hopgraph.retrieval import Domain
 
 MAX_HOPS = 3

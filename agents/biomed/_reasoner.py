@@ -20,8 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from hopgraph.agents._embedders import Embedder
-from hopgraph.agents._llm import ChatModel, parse_json_reply
 from hopgraph.agents.biomed import _prompts
 from hopgraph.agents.biomed._joins import JoinPlan, plan_join
 from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity
@@ -46,6 +44,7 @@ from hopgraph.agents.biomed._reviewer import (
 )
 from hopgraph.db import QueryRunner
 from hopgraph.errors import LLMError
+from hopgraph.ports import ChatModel, Embedder, parse_json_reply
 from hopgraph.results import Evidence
 from hopgraph.retrieval import (
     DEFAULT_HOP_DECAY,

@@ -19,7 +19,6 @@ from datetime import date
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from hopgraph.agents._llm import ChatModel, Usage, neutralise_fences, parse_json_reply
 from hopgraph.agents.legal._abstention import DEFAULT_ABSTENTION, AbstentionRule
 from hopgraph.agents.legal._auditor import Auditor, DraftSentence
 from hopgraph.agents.legal._interpreter import Interpreter
@@ -37,7 +36,8 @@ from hopgraph.agents.legal._types import (
 )
 from hopgraph.db import QueryRunner
 from hopgraph.errors import ConfigError, LLMError
-from hopgraph.ports import Embedder
+from hopgraph.models import neutralise_fences
+from hopgraph.ports import ChatModel, Embedder, Usage, parse_json_reply
 from hopgraph.retrieval import (
     ContextItem,
     LegalRetriever,

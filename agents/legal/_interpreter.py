@@ -16,7 +16,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from hopgraph.agents._llm import ChatModel, Usage, ask_schema
 from hopgraph.agents.legal._parsing import (
     DOC_NUMBER_RE,
     fold,
@@ -27,6 +26,7 @@ from hopgraph.agents.legal._parsing import (
 )
 from hopgraph.agents.legal._types import AgentStep, DocRef, Intent, Interpretation
 from hopgraph.errors import LLMError
+from hopgraph.ports import ChatModel, Usage, ask_schema
 from hopgraph.retrieval import RetrievalFilters
 
 MAX_SUB_QUESTIONS = 3

@@ -16,11 +16,11 @@ from datetime import date
 
 from pydantic import BaseModel
 
-from hopgraph.agents._llm import ChatModel, Usage, ask_schema
 from hopgraph.agents.legal._parsing import content_tokens, tokens
 from hopgraph.agents.legal._pathfinder import Pathfinder
 from hopgraph.agents.legal._types import AgentStep, EvidenceSet, Interpretation
 from hopgraph.errors import LLMError
+from hopgraph.ports import ChatModel, Usage, ask_schema
 from hopgraph.retrieval import ContextItem, RetrievalFilters
 
 DEFAULT_MAX_REWRITES = 3

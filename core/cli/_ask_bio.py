@@ -16,7 +16,6 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from hopgraph.agents import build_embedder, chat_model_from
 from hopgraph.agents.biomed import (
     ABLATIONS,
     BioAnswer,
@@ -33,6 +32,7 @@ from hopgraph.agents.biomed import (
     load_mcq,
 )
 from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.models import build_embedder, chat_model_from
 from hopgraph.settings import Settings
 
 

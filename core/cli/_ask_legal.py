@@ -11,7 +11,6 @@ from pathlib import Path
 import click
 
 from hopgraph import embedder_from_settings
-from hopgraph.agents import chat_model_from
 from hopgraph.agents.legal import (
     ABLATIONS,
     LegalQA,
@@ -23,6 +22,7 @@ from hopgraph.agents.legal import (
 )
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.loaders.legal import SAMPLES_DIR
+from hopgraph.models import chat_model_from
 from hopgraph.samples import FICTIONAL_MARK, is_sample_document, mark_fictional
 from hopgraph.settings import Settings
 

@@ -9,7 +9,6 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from hopgraph.agents import build_embedder, chat_model_from
 from hopgraph.agents.sentences import (
     SentenceReasoner,
     SentenceRetrievalConfig,
@@ -19,6 +18,7 @@ from hopgraph.agents.sentences import (
 )
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.loaders.sentences import sample_questions_path
+from hopgraph.models import build_embedder, chat_model_from
 
 _DEFAULTS = SentenceRetrievalConfig()
 

@@ -70,7 +70,7 @@ def build(ctx: click.Context, out_dir: Path, k: int | None, per_cluster: int, ho
     settings = settings_of(ctx)
     chat = None
     if not tuples_only:
-        from hopgraph.agents import chat_model_from
+        from hopgraph.models import chat_model_from
 
         chat = chat_model_from(settings.llm)
         if chat is None:

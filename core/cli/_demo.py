@@ -48,9 +48,9 @@ def _step(title: str) -> Iterator[None]:
 
 def _legal(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     from hopgraph import embedder_from_settings
-    from hopgraph.agents import chat_model_from
     from hopgraph.agents.legal import LegalQA, QAOptions
     from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
+    from hopgraph.models import chat_model_from
 
     embedder = embedder_from_settings(settings, "legal")
     with _step("legal: load the sample regulations"):
@@ -73,9 +73,9 @@ def _legal(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
 
 def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     from hopgraph import embedder_from_settings
-    from hopgraph.agents import chat_model_from
     from hopgraph.agents.biomed import EntityLinker, GraphVerifier, Regram, RegramConfig, build_nlp
     from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, load_primekg
+    from hopgraph.models import chat_model_from
 
     with _step("biomed: load the sample triplets"):
         report = load_primekg(runner, SAMPLE_TRIPLETS)
@@ -95,7 +95,6 @@ def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
 
 def _sentences(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     from hopgraph import embedder_from_settings
-    from hopgraph.agents import chat_model_from
     from hopgraph.agents.sentences import SentenceReasoner, SentenceRetrievalConfig
     from hopgraph.loaders.sentences import (
         SpacyTagger,
@@ -104,6 +103,7 @@ def _sentences(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
         sample_corpus_path,
         sample_questions_path,
     )
+    from hopgraph.models import chat_model_from
 
     embedder = embedder_from_settings(settings, "english")
     with _step("sentences: build the sentence graph of the sample corpus"):

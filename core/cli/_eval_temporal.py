@@ -70,7 +70,7 @@ def temporal(ctx: click.Context, pairs_dir: Path, tier: str | None, limit: int |
                                    f"(skipped: {dict(gold.skipped)})")
     notes: dict[str, int] = {}
     if use_paraphrase:
-        from hopgraph.agents import chat_model_from
+        from hopgraph.models import chat_model_from
 
         chat = chat_model_from(settings.llm)
         if chat is None:

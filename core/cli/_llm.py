@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from hopgraph.agents import (
+from hopgraph.models import (
     DEFAULT_ALIAS,
     DEFAULT_CTX,
     DEFAULT_HOST,

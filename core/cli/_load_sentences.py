@@ -13,7 +13,6 @@ import click
 from tqdm import tqdm
 
 from hopgraph import embedder_from_settings
-from hopgraph.agents import chat_model_from
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.cli._exit import finish_load
 from hopgraph.loaders.sentences import (
@@ -25,6 +24,7 @@ from hopgraph.loaders.sentences import (
     read_corpus,
     sample_corpus_path,
 )
+from hopgraph.models import chat_model_from
 
 SAMPLE_NAME = "sample"
 

@@ -32,8 +32,6 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from hopgraph.agents._embedders import build_embedder
-from hopgraph.agents._llm import chat_model_from
 from hopgraph.agents.biomed._build import build_nlp
 from hopgraph.agents.biomed._eval import (
     ABLATIONS,
@@ -50,6 +48,8 @@ from hopgraph.db import Neo4jRunner, connect
 from hopgraph.db._runtime import LocalInstance, free_port
 from hopgraph.db._schema_install import install_schema
 from hopgraph.loaders.biomed import load_primekg
+from hopgraph.models._embedders import build_embedder
+from hopgraph.models._llm import chat_model_from
 from hopgraph.retrieval._biomed import Domain, collect_candidates, relation_weights, select_region
 from hopgraph.settings import Settings
 
@@ -142,7 +142,7 @@ def main() -> None:
     configs = {n: ABLATIONS[n] for n in args.configs.split(",")}
     llm_server = None
     if args.local_llm:
-        from hopgraph.agents._llm_server import LocalLLMServer
+        from hopgraph.models._llm_server import LocalLLMServer
 
         llm_server = LocalLLMServer(port=free_port(), threads=2, verbosity=0).start()
         settings = settings.replace(llm=dataclasses.replace(

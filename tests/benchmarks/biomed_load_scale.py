@@ -133,7 +133,7 @@ def time_queries(runner: Neo4jRunner, seeds: list[list[str]], repeats: int = 3) 
 
 def region_mmr(runner: Neo4jRunner, seeds: list[list[str]], rounds: int = 3) -> dict[str, object]:
     """Store the candidates' vectors, then time region construction against the plain one-hop."""
-    from hopgraph.agents import build_embedder
+    from hopgraph.models import build_embedder
 
     embedder = build_embedder("all-MiniLM-L6-v2")
     key = triplet_embedding_key(embedder)

@@ -27,7 +27,7 @@ TIMEOUT_S = 300
 QUESTION = "Mức hưởng bảo hiểm y tế khi khám chữa bệnh trái tuyến tại bệnh viện tuyến tỉnh?"
 CHILD = """
 import json, sys, time
-from hopgraph.agents._embedders import E5Embedder
+from hopgraph.models._embedders import E5Embedder
 threads = None if sys.argv[1] == "default" else int(sys.argv[1])
 e = E5Embedder(threads=threads)
 e.embed_query("khởi động")

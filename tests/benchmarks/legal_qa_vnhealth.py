@@ -50,7 +50,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hopgraph.agents import Embedder, build_embedder
 from hopgraph.agents.legal import Answer, LegalQA, QAOptions
 from hopgraph.agents.legal._abstention import (
     AbstentionRule,
@@ -77,6 +76,8 @@ from hopgraph.agents.legal._qa_articles import (
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal, parse_inputs, plan_document
 from hopgraph.loaders.legal._loader import collect_names
+from hopgraph.models import build_embedder
+from hopgraph.ports import Embedder
 from hopgraph.settings import DEFAULT_EMBEDDING_DIM, default_home
 
 HERE = Path(__file__).resolve().parent

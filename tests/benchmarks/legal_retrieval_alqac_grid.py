@@ -21,7 +21,7 @@ import logging
 import time
 from dataclasses import replace
 
-from hopgraph.agents import build_embedder
+from hopgraph.models import build_embedder
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig, legal_systems
 from hopgraph.retrieval._eval import System, evaluate
 from hopgraph.settings import default_home

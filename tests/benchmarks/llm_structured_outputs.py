@@ -42,8 +42,6 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from hopgraph.agents import ChatResult, OpenAIChatModel, Usage, parse_json_reply
-from hopgraph.agents._llm_server import BUNDLED_MODEL_FILE, DEFAULT_ALIAS, wait_until_ready
 from hopgraph.agents.legal import Answer
 from hopgraph.agents.legal._eval import QAQuestion, _Judge, judge, load_questions
 from hopgraph.agents.legal._interpreter import Interpreter, _RouteReply
@@ -51,6 +49,9 @@ from hopgraph.agents.legal._reflective import ReflectiveLoop, _Grade
 from hopgraph.db import free_port
 from hopgraph.errors import LLMError
 from hopgraph.loaders.legal import SAMPLES_DIR, ParsedDocument, read_file
+from hopgraph.models import OpenAIChatModel
+from hopgraph.models._llm_server import BUNDLED_MODEL_FILE, DEFAULT_ALIAS, wait_until_ready
+from hopgraph.ports import ChatResult, Usage, parse_json_reply
 from hopgraph.retrieval import ContextItem, Provenance
 
 HERE = Path(__file__).resolve().parent
@@ -285,7 +286,7 @@ def main() -> None:
     if not base_url:
         port = free_port()
         server = subprocess.Popen(
-            [sys.executable, "-m", "hopgraph.agents._llm_server", "--port", str(port),
+            [sys.executable, "-m", "hopgraph.models._llm_server", "--port", str(port),
              "--threads", str(args.threads)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base_url = f"http://127.0.0.1:{port}/v1"

@@ -25,7 +25,6 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from hopgraph.agents import OpenAIChatModel, build_embedder
 from hopgraph.agents.sentences import (
     SentenceReasoner,
     SentenceRetrievalConfig,
@@ -36,6 +35,7 @@ from hopgraph.agents.sentences import (
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.errors import HopgraphError
 from hopgraph.loaders.sentences import LoadReport, SpacyTagger, load_passages, read_corpus
+from hopgraph.models import OpenAIChatModel, build_embedder
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data" / "multihop"
@@ -236,7 +236,7 @@ def per_question(results: list[Any]) -> dict[str, Any]:
 def run_llm_parts(runner: Neo4jRunner, embedder: Any, tagger: Any, passages: list[Any],
                   questions: list[Any], args: argparse.Namespace) -> dict[str, Any]:
     try:
-        from hopgraph.agents import LocalLLMServer
+        from hopgraph.models import LocalLLMServer
         server = LocalLLMServer(port=free_port(), threads=2, verbosity=0).start()
     except (HopgraphError, ImportError) as e:
         return {"measured": False, "why": f"no local LLM: {e}"}

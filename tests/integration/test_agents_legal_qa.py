@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hopgraph.agents import Embedder, OpenAIChatModel, build_embedder
 from hopgraph.agents.legal import AbstentionRule, LegalQA, QAOptions
 from hopgraph.cli import cli
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
+from hopgraph.models import OpenAIChatModel, build_embedder
+from hopgraph.ports import Embedder
 from hopgraph.settings import default_home
 from tests.integration.conftest import TEST_DATABASE, Server, clear_database
 

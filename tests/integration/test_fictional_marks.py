@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hopgraph.agents import build_embedder
 from hopgraph.cli import cli
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
+from hopgraph.models import build_embedder
 from hopgraph.samples import FICTIONAL_MARK
 from hopgraph.settings import default_home
 from tests.integration.conftest import TEST_DATABASE, Server, clear_database

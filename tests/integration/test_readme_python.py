@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from hopgraph.agents import build_embedder
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
+from hopgraph.models import build_embedder
 
 from .conftest import Server
 

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from hopgraph.agents import Embedder, build_embedder
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.sentences import (
     RawPassage,
@@ -15,6 +14,8 @@ from hopgraph.loaders.sentences import (
     read_corpus,
     sample_corpus_path,
 )
+from hopgraph.models import build_embedder
+from hopgraph.ports import Embedder
 from hopgraph.retrieval import find_anchor_sentences
 
 from .conftest import TEST_DATABASE

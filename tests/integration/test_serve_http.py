@@ -30,7 +30,7 @@ QUESTION = "Tỷ lệ thanh toán khi khám bệnh trái tuyến là bao nhiêu?
 @pytest.fixture(scope="module")
 def served(schema_installed: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of ``hopgraph serve --no-llm`` over the legal samples."""
-    from hopgraph.agents import build_embedder
+    from hopgraph.models import build_embedder
 
     clear_database(schema_installed.driver)
     runner = Neo4jRunner(schema_installed.driver, database=TEST_DATABASE, timeout_s=120.0)

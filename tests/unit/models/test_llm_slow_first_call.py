@@ -1,6 +1,6 @@
 """A first completion slower than the client's timeout (a cold model on a loaded machine) is
 retried and counted as one failed call; the reply's tokens are the only tokens counted. This is
-the case tests/integration/test_agents_llm_server.py tolerates (it once asserted calls == 1)."""
+the case tests/integration/test_models_llm_server.py tolerates (it once asserted calls == 1)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from hopgraph.agents import OpenAIChatModel
+from hopgraph.models import OpenAIChatModel
 from tests.integration.local_http import send_json, serve
 
 REPLY = json.dumps({
@@ -23,7 +23,7 @@ REPLY = json.dumps({
 
 def test_a_slow_first_call_is_retried_and_counted_as_one_failure(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("hopgraph.agents._llm.time.sleep", lambda s: None)  # no back-off wait
+    monkeypatch.setattr("hopgraph.models._llm.time.sleep", lambda s: None)  # no back-off wait
     release = threading.Event()
     requests: list[int] = []
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hopgraph.agents import SentenceTransformerEmbedder
 from hopgraph.errors import EmbeddingError
+from hopgraph.models import SentenceTransformerEmbedder
 
 TEXTS = [
     "Which drugs target the protein encoded by BRCA1?",
