@@ -47,6 +47,26 @@ class Neighbour:
 
 
 @dataclass(frozen=True)
+class ExpandedPath:
+    """A path that :func:`expand_paths` grew from a kept anchor: its nodes and edges in order,
+    its score, and the node it ends at."""
+
+    id: str
+    source: str  # the node it was reached from
+    nodes: tuple[str, ...]
+    relations: tuple[str, ...]  # '<EDGE TYPE>:<relation>' per edge
+    score: float
+    kind: str  # 'topic', 'core' or 'supplementary'
+    passage_id: str | None
+    position: int | None
+    text: str
+    title: str = ""
+
+
+EXPAND_PATHS_MAX_HOPS = 4  # the hops written out in cypher/sentence/expand_paths.cypher
+
+
+@dataclass(frozen=True)
 class PassageHit:
     """A passage returned by vector search, with its sentence ids in order."""
 
@@ -104,6 +124,46 @@ def expand_frontier(
                       r["text"] or "", r["edge"], r["relation"], r["method"], float(r["similarity"]),
                       r.get("title") or "")
             for r in rows]
+
+
+def expand_paths(
+    runner: QueryRunner,
+    seeds: Sequence[tuple[str, float]],
+    embedding: Sequence[float],
+    *,
+    beam: int,
+    decay: float,
+    expansion_limit: int,
+    max_hops: int,
+) -> tuple[list[ExpandedPath], int]:
+    """Breadth-first path expansion from ``seeds`` ((id, score) of the kept anchors) in one round
+    trip: each hop keeps the ``beam`` most question-similar unvisited neighbours of every path
+    end, scores a path ``decay * similarity + (1 - decay) * parent score``, takes the candidates
+    best first (a node reached twice keeps its better path) and stops after ``max_hops`` hops or
+    ``expansion_limit`` new sentences. The same paths as :func:`expand_frontier` hop by hop with
+    that scoring, without a round trip per hop.
+
+    Returns:
+        The new paths in the order they were taken, and how many hops ran.
+
+    Raises:
+        RetrievalError: ``beam`` < 1, or ``max_hops`` outside 1..EXPAND_PATHS_MAX_HOPS.
+    """
+    _check_k(beam)
+    if not 1 <= max_hops <= EXPAND_PATHS_MAX_HOPS:
+        raise RetrievalError(f"max_hops must be in 1..{EXPAND_PATHS_MAX_HOPS}, got {max_hops}")
+    if not seeds:
+        return [], 0
+    rows = runner.read("sentence/expand_paths", seeds=[{"id": i, "score": float(s)} for i, s in seeds],
+                       embedding=list(embedding), beam=beam, decay=float(decay),
+                       expansion_limit=expansion_limit, max_hops=max_hops)
+    if not rows:
+        return [], 0
+    found = [ExpandedPath(p["id"], p["source"], tuple(p["nodes"]), tuple(p["relations"]),
+                          float(p["score"]), p["kind"], p["passage_id"], p["position"],
+                          p["text"] or "", p.get("title") or "")
+             for p in rows[0]["found"]]
+    return found, int(rows[0]["hops"])
 
 
 def find_passages(runner: QueryRunner, embedding: Sequence[float], k: int) -> list[PassageHit]:

@@ -5,8 +5,10 @@ questions against a server that already holds the corpus's sentence graph (``--u
 with ``hopgraph load sentences`` or ``sentences_hotpotqa.py``), with the question vectors made
 beforehand, and times every registered query it runs. Baseline in the same run: sentence
 retrieval alone (``find_anchor_sentences`` with k = the evidence budget, one round trip), the
-``sentence-ro`` system of the HotpotQA benchmark. One warm-up pass, then one measured pass of
-each, interleaved per question.
+``sentence-ro`` system of the HotpotQA benchmark. Also timed in the same run: the graph with one
+query per expansion hop (``expand_in_one_query=False``, the path before issue 29 folded the hops
+into ``sentence/expand_paths``), and whether both give the same evidence. One warm-up pass, then
+one measured pass of each, interleaved per question.
 
     python -m tests.benchmarks.sentences_latency --uri bolt://… --password-file FILE [--questions 100]
 """
@@ -23,9 +25,9 @@ from pathlib import Path
 from statistics import mean, median
 from typing import Any
 
+from hopgraph.agents import build_embedder
 from hopgraph.agents.sentences import SentenceReasoner, read_questions
 from hopgraph.db import Neo4jRunner, connect
-from hopgraph.models import build_embedder
 from hopgraph.retrieval import find_anchor_sentences
 
 REPO = Path(__file__).resolve().parents[2]
@@ -68,19 +70,30 @@ def main() -> None:
     questions = read_questions(DATA / "hotpotqa_train.json")[: args.questions]
     vectors = [embedder.embed_query(q.question) for q in questions]
     reasoner = SentenceReasoner(runner, embedder)  # type: ignore[arg-type]  # reads only
+    per_hop_runner = TimedRunner(runner.inner)
+    per_hop = SentenceReasoner(per_hop_runner, embedder).with_config(  # type: ignore[arg-type]
+        expand_in_one_query=False)
     k = reasoner.config.max_evidence
     load_start = os.getloadavg()[0]
     for q, v in zip(questions, vectors, strict=True):  # warm-up: plans and page cache
         reasoner.retrieve(q.question, v)
+        per_hop.retrieve(q.question, v)
         find_anchor_sentences(runner, v, k)  # type: ignore[arg-type]
     runner.reset()
+    per_hop_runner.reset()
     graph_s: list[float] = []
+    per_hop_s: list[float] = []
     ro_s: list[float] = []
     ro_query = 0.0
+    same = 0
     for q, v in zip(questions, vectors, strict=True):
         started = time.perf_counter()
-        reasoner.retrieve(q.question, v)
+        result = reasoner.retrieve(q.question, v)
         graph_s.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        reference = per_hop.retrieve(q.question, v)
+        per_hop_s.append(time.perf_counter() - started)
+        same += [(e.id, e.path) for e in result.evidence] == [(e.id, e.path) for e in reference.evidence]
         before = runner.seconds["sentence/find_anchor_sentences"]
         started = time.perf_counter()
         find_anchor_sentences(runner, v, k)  # type: ignore[arg-type]
@@ -96,6 +109,12 @@ def main() -> None:
         "sentence_ro_ms": {"mean": round(1000 * mean(ro_s), 1), "median": round(1000 * median(ro_s), 1)},
         "ratio_mean": round(mean(graph_s) / mean(ro_s), 2),
         "ratio_median": round(median(graph_s) / median(ro_s), 2),
+        "graph_per_hop_ms": {"mean": round(1000 * mean(per_hop_s), 1),
+                             "median": round(1000 * median(per_hop_s), 1)},
+        "per_hop_ratio_mean": round(mean(per_hop_s) / mean(ro_s), 2),
+        "per_hop_ratio_median": round(median(per_hop_s) / median(ro_s), 2),
+        "per_hop_round_trips_per_question": round(sum(per_hop_runner.calls.values()) / n, 2),
+        "same_evidence_as_per_hop": same,
         "graph_round_trips_per_question": round(sum(runner.calls.values()) / n, 2),
         "graph_share_in_queries": round(in_queries / sum(graph_s), 3),
         "by_query": {key: {"calls_per_question": round(runner.calls[key] / n, 2),

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from hopgraph.agents import Embedder, build_embedder
 from hopgraph.agents.sentences import SentenceReasoner, evaluate, read_questions
 from hopgraph.cli import cli
 from hopgraph.db import Neo4jRunner
@@ -18,8 +19,6 @@ from hopgraph.loaders.sentences import (
     sample_corpus_path,
     sample_questions_path,
 )
-from hopgraph.models import build_embedder
-from hopgraph.ports import Embedder
 
 from .conftest import Server
 
@@ -52,6 +51,28 @@ def test_expansion_crosses_a_bridge_to_the_second_hop(loaded: Neo4jRunner, embed
     # without expansion the dying sentence (no entity overlap with the question) is not reached
     no_expand = reasoner.with_config(expand=False).retrieve(Q1)
     assert "sample-charles-babbage#s3" not in {e.id for e in no_expand.evidence}
+
+
+def test_expansion_in_one_query_equals_the_query_per_hop(loaded: Neo4jRunner, embedder: Embedder) -> None:
+    """``sentence/expand_paths`` (every hop in one round trip, the default) reaches the same
+    paths, with the same scores and hop counts, as ``sentence/expand_frontier`` hop by hop with
+    the scoring in Python, under beams, limits and path lengths that cut the expansion short."""
+    questions = [q.question for q in read_questions(sample_questions_path())] + [Q1]
+    compared = 0
+    for changes in ({}, {"beam": 1}, {"beam": 3, "expansion_limit": 3}, {"expansion_limit": 1},
+                    {"max_path_length": 1}, {"max_path_length": 2, "refine": False},
+                    {"decay": 0.8, "fusion": False}):
+        one = SentenceReasoner(loaded, embedder).with_config(**changes)
+        per_hop = one.with_config(expand_in_one_query=False)
+        for question in questions:
+            vector = embedder.embed_query(question)
+            a, b = one.retrieve(question, vector), per_hop.retrieve(question, vector)
+            assert [(e.id, e.path, e.relations) for e in a.evidence] == [
+                (e.id, e.path, e.relations) for e in b.evidence], (changes, question)
+            assert [e.score for e in a.evidence] == pytest.approx([e.score for e in b.evidence])
+            assert a.hops == b.hops and a.hops >= 1, (changes, question)
+            compared += 1
+    assert compared == 7 * len(questions)
 
 
 def test_eval_on_sample_questions_reports_all_systems(loaded: Neo4jRunner, embedder: Embedder) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -28,7 +28,43 @@ HOPS: dict[str, list[dict[str, Any]]] = {
 }
 
 
-def _reads(key: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+Reads = Callable[[str, Mapping[str, Any]], list[dict[str, Any]]]
+
+
+def one_query(reads: Reads) -> Reads:
+    """``reads`` answering ``sentence/expand_paths`` too, from its per-hop
+    ``sentence/expand_frontier`` rows, by the rules ``cypher/sentence/expand_paths`` states
+    (the Cypher itself is checked against the hop-by-hop path on a real server in
+    ``tests/integration/test_sentences_retrieval.py``)."""
+    def answer(key: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        if key != "sentence/expand_paths":
+            return reads(key, params)
+        paths = {s["id"]: {"id": s["id"], "nodes": [s["id"]], "relations": [], "score": s["score"]}
+                 for s in params["seeds"]}
+        frontier, found, added, hops = list(paths), [], 0, 0
+        while frontier and added < params["expansion_limit"] and hops < params["max_hops"]:
+            rows = reads("sentence/expand_frontier", {"frontier": frontier, "visited": list(paths),
+                                                     "beam": params["beam"]})
+            hops += 1
+            decay = params["decay"]
+            cands = sorted(({**r, "nodes": [*paths[r["source"]]["nodes"], r["id"]],
+                             "relations": [*paths[r["source"]]["relations"],
+                                           f"{r['edge']}:{r['relation'] or ''}"],
+                             "score": decay * r["similarity"] + (1 - decay) * paths[r["source"]]["score"]}
+                            for r in rows), key=lambda c: (-c["score"], c["id"], c["source"]))
+            frontier = []
+            for c in cands:
+                if c["id"] in paths or (c["kind"] != "topic" and added >= params["expansion_limit"]):
+                    continue
+                added += c["kind"] != "topic"
+                paths[c["id"]] = c
+                frontier.append(c["id"])
+                found.append(c)
+        return [{"found": found, "hops": hops}]
+    return answer
+
+
+def _hop_reads(key: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
     if key == "sentence/find_anchor_sentences":
         return ANCHORS[: params["k"]]
     if key == "sentence/expand_frontier":
@@ -39,9 +75,13 @@ def _reads(key: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
+_reads = one_query(_hop_reads)
+
+
 def test_heuristic_refinement_then_bridge_path_reaches_second_passage() -> None:
     runner = RecordingRunner(_reads)
-    result = SentenceReasoner(runner, FakeEmbedder()).retrieve("Where was the director of Film A born?")
+    result = SentenceReasoner(runner, FakeEmbedder()).with_config(
+        expand_in_one_query=False).retrieve("Where was the director of Film A born?")
     assert result.refinement == "heuristic" and result.kept == ["A#s0"]  # C#s2 is 0.3 below
     # path scores: B#s0 0.525 (via A#topic 0.7, B#topic 0.55); C#s2, dropped by refinement, is
     # still among the best anchors and keeps its slot (fusion, the default)
@@ -61,6 +101,29 @@ def test_heuristic_refinement_then_bridge_path_reaches_second_passage() -> None:
     hops = runner.params_of("sentence/expand_frontier")
     assert [h["frontier"] for h in hops] == [["A#s0"], ["A#topic"], ["B#topic"], ["B#s0"]]
     assert hops[2]["visited"] == ["A#s0", "A#topic", "B#topic"]
+    assert result.hops == 4 and runner.params_of("sentence/expand_paths") == []
+
+
+def test_expansion_in_one_round_trip_gives_the_same_paths() -> None:
+    """The default runs every hop in one query (``sentence/expand_paths``): one call with the
+    kept anchors as seeds and the expansion knobs, and the same evidence, paths and hops as the
+    query per hop."""
+    question = "Where was the director of Film A born?"
+    runner = RecordingRunner(_reads)
+    result = SentenceReasoner(runner, FakeEmbedder()).retrieve(question)
+    hop_by_hop = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder()).with_config(
+        expand_in_one_query=False).retrieve(question)
+    assert [(e.id, e.path, e.relations, e.score) for e in result.evidence] == [
+        (e.id, e.path, e.relations, e.score) for e in hop_by_hop.evidence]
+    assert result.hops == hop_by_hop.hops == 4
+    assert runner.params_of("sentence/expand_frontier") == []
+    [call] = runner.params_of("sentence/expand_paths")
+    assert call["seeds"] == [{"id": "A#s0", "score": 0.8}]
+    assert (call["beam"], call["decay"], call["expansion_limit"], call["max_hops"]) == (2, 0.5, 12, 4)
+    # longer paths than the query writes out go hop by hop
+    long = RecordingRunner(_reads)
+    SentenceReasoner(long, FakeEmbedder()).with_config(max_path_length=5).retrieve(question)
+    assert long.params_of("sentence/expand_paths") == [] and len(long.params_of("sentence/expand_frontier")) == 4
 
 
 def test_path_length_bounds_expansion() -> None:
@@ -68,7 +131,7 @@ def test_path_length_bounds_expansion() -> None:
     reasoner = SentenceReasoner(runner, FakeEmbedder(), config=SentenceRetrievalConfig(max_path_length=2))
     result = reasoner.retrieve("Where was the director of Film A born?")
     assert [e.id for e in result.evidence] == ["A#s0", "C#s2"]  # no sentence within two hops
-    assert len(runner.params_of("sentence/expand_frontier")) == 2
+    assert result.hops == 2 and runner.params_of("sentence/expand_paths")[0]["max_hops"] == 2
 
 
 def test_ablations_without_expansion_and_without_refinement() -> None:
@@ -95,7 +158,7 @@ def test_llm_refinement_sufficient_skips_expansion_and_answers() -> None:
     chat = PromptChat(reply)
     answer = SentenceReasoner(runner, FakeEmbedder(), chat).answer("Where?")
     assert answer.retrieval.refinement == "llm" and answer.retrieval.kept == ["C#s2"]
-    assert runner.params_of("sentence/expand_frontier") == []
+    assert runner.params_of("sentence/expand_paths") == []
     assert answer.answer == "Paris" and answer.method == "llm"
     assert answer.retrieval.llm_calls == 2
     assert answer.citations == [("Title C", "C", 2)]
@@ -203,10 +266,34 @@ def test_fusion_keeps_every_kept_anchor_before_low_score_expansions() -> None:
         return []
 
     question = "Which magazine was started first, Arthur's Magazine or First for Women?"
-    reasoner = SentenceReasoner(RecordingRunner(reads), FakeEmbedder()).with_config(
+    reasoner = SentenceReasoner(RecordingRunner(one_query(reads)), FakeEmbedder()).with_config(
         max_evidence=2, anchor_slots=1, answer_first=False)
     result = reasoner.retrieve(question)
     assert result.kept == ["M#s0", "W#s1"]
     assert [e.id for e in result.evidence] == ["M#s0", "W#s1"]  # not M#s1 (path score 0.7)
     old = reasoner.with_config(fusion=False).retrieve(question)
     assert [e.id for e in old.evidence] == ["M#s0", "M#s1"]
+
+
+def test_a_detour_inside_the_anchors_passage_takes_no_evidence_slot() -> None:
+    """A#s1 is reached from the anchor A#s0 through its passage's topic node (two edges, never
+    leaving passage A): it stays on the paths but is left out of the evidence; B#s0, reached
+    across the bridge, stays. With ``trim_detours=False`` it is shown as before."""
+    sibling = {"source": "A#topic", "id": "A#s1", "kind": "core", "passage_id": "A", "position": 1,
+               "text": "Film A premiered in 1999.", "edge": "HAS_CORE", "relation": "topic",
+               "method": "heuristic", "similarity": 0.7}
+
+    def hop_reads(key: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        rows = _hop_reads(key, params)
+        if key == "sentence/expand_frontier" and "A#topic" in params["frontier"]:
+            rows = [*rows, sibling]
+        return rows
+
+    question = "Where was the director of Film A born?"
+    trimmed = SentenceReasoner(RecordingRunner(one_query(hop_reads)), FakeEmbedder()).with_config(
+        answer_first=False).retrieve(question)
+    shown = SentenceReasoner(RecordingRunner(one_query(hop_reads)), FakeEmbedder()).with_config(
+        answer_first=False, trim_detours=False).retrieve(question)
+    assert [e.id for e in shown.evidence] == ["A#s0", "A#s1", "B#s0", "C#s2"]
+    assert [e.id for e in trimmed.evidence] == ["A#s0", "B#s0", "C#s2"]
+    assert trimmed.context_tokens < shown.context_tokens
