@@ -11,19 +11,13 @@ from hopgraph.agents.legal._abstention import AbstentionRule
 from hopgraph.agents.legal._auditor import Auditor, AuditReport, DraftSentence
 from hopgraph.agents.legal._conductor import LegalQA, QAOptions
 from hopgraph.agents.legal._dataset import BuildReport, build_dataset
-from hopgraph.agents.legal._eval import (
-    ABLATIONS,
-    check_judge,
-    load_questions,
-    render_markdown,
-    run_ablations,
-)
 from hopgraph.agents.legal._interpreter import Interpreter
 from hopgraph.agents.legal._parsing import (
     format_citation,
     parse_dates,
     parse_document_numbers,
     parse_unit_references,
+    tokens,
 )
 from hopgraph.agents.legal._pathfinder import Pathfinder, Retriever
 from hopgraph.agents.legal._reflective import ReflectiveLoop
@@ -56,12 +50,12 @@ from hopgraph.agents.legal._types import (
 )
 
 __all__ = [
-    "ABLATIONS", "AbstentionRule", "AgentStep", "Answer", "AuditReport", "Auditor", "BuildReport",
+    "AbstentionRule", "AgentStep", "Answer", "AuditReport", "Auditor", "BuildReport",
     "Citation", "Claim", "DocRef", "DraftSentence", "EvidenceSet", "Gold", "GoldError",
     "Interpretation", "Interpreter", "LegalQA", "Pathfinder", "QAOptions", "Question",
     "ReflectiveLoop", "Retriever", "TemporalReport", "UnitRef", "ask_system", "build_dataset",
-    "check_judge", "flat_system", "format_citation", "generate_questions", "load_questions",
+    "flat_system", "format_citation", "generate_questions",
     "paraphrase", "parse_dates", "parse_document_numbers", "parse_unit_references", "read_pairs",
-    "render_markdown", "render_temporal", "retrieve_system", "run_ablations", "run_temporal",
-    "sample_questions",
+    "render_temporal", "retrieve_system", "run_temporal",
+    "sample_questions", "tokens",
 ]

@@ -1,6 +1,6 @@
 """Legal QA evaluation: the sample corpus on a fresh local Neo4j, SmolLM2 on a local server.
 
-Runs ``hopgraph.agents.legal._eval.run_ablations`` (retrieval-only rows, then the full LLM
+Runs ``hopgraph.eval.run_ablations`` (retrieval-only rows, then the full LLM
 pipeline and the Table 3 ablations: reflective, no Interpreter, no Auditor, flat retrieval) over
 the sample questions (gold unit ids + reference answers) plus hand-written unanswerable ones, with
 the real multilingual E5 embedder. Writes ``results/legal_qa.{md,json}``.
@@ -25,7 +25,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from hopgraph.agents.legal import LegalQA, QAOptions
-from hopgraph.agents.legal._eval import (
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.eval import (
     ABLATIONS,
     RowResult,
     check_judge,
@@ -33,7 +34,6 @@ from hopgraph.agents.legal._eval import (
     render_markdown,
     run_ablations,
 )
-from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 from hopgraph.models import OpenAIChatModel, build_embedder
 from hopgraph.models._llm_server import DEFAULT_ALIAS, wait_until_ready

@@ -58,7 +58,14 @@ from hopgraph.agents.legal._abstention import (
     calibrate,
     measure,
 )
-from hopgraph.agents.legal._eval import (
+from hopgraph.agents.legal._qa_articles import (
+    CorpusIndex,
+    QAArticle,
+    article_of,
+    read_qa_articles,
+)
+from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.eval import (
     ABSTAINING,
     QAQuestion,
     citation_scores,
@@ -67,13 +74,6 @@ from hopgraph.agents.legal._eval import (
     render_markdown,
     token_f1,
 )
-from hopgraph.agents.legal._qa_articles import (
-    CorpusIndex,
-    QAArticle,
-    article_of,
-    read_qa_articles,
-)
-from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal, parse_inputs, plan_document
 from hopgraph.loaders.legal._loader import collect_names
 from hopgraph.models import build_embedder

@@ -2,7 +2,7 @@
 their reply's JSON Schema.
 
 The prompts are the ones the agents build (captured by handing each agent a recording chat
-model): the LLM judge (``agents/legal/_eval.judge``) over the sample questions with their own
+model): the LLM judge (``eval/_legal_qa.judge``) over the sample questions with their own
 reference answer (should score high) and another question's (should score low); the
 Interpreter's routing prompt over the sample questions, the hand-written unanswerable ones and a
 few lines of small talk; the reflective loop's relevance grade over each sample question with
@@ -43,11 +43,11 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from hopgraph.agents.legal import Answer
-from hopgraph.agents.legal._eval import QAQuestion, _Judge, judge, load_questions
 from hopgraph.agents.legal._interpreter import Interpreter, _RouteReply
 from hopgraph.agents.legal._reflective import ReflectiveLoop, _Grade
 from hopgraph.db import free_port
 from hopgraph.errors import LLMError
+from hopgraph.eval._legal_qa import QAQuestion, _Judge, judge, load_questions
 from hopgraph.loaders.legal import SAMPLES_DIR, ParsedDocument, read_file
 from hopgraph.models import OpenAIChatModel
 from hopgraph.models._llm_server import BUNDLED_MODEL_FILE, DEFAULT_ALIAS, wait_until_ready

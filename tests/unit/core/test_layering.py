@@ -1,7 +1,7 @@
 """Layers between the package's areas (issue 17), read from the source with ``ast`` (no import).
 
-An *area* is ``hopgraph.<area>``: the top-level folders (agents, models, loaders, retrieval,
-cypher, graph_models, docker), the two sub-packages of the core folder that are layers of their own
+An *area* is ``hopgraph.<area>``: the top-level folders (agents, eval, models, loaders,
+retrieval, cypher, graph_models, docker), the two sub-packages of the core folder that are layers of their own
 (``db`` near the bottom, ``cli`` on top), ``front``: the modules of the core folder that
 assemble the areas (the package ``__init__``, the front door ``_front``, ``_mcp``), and ``core``:
 the other modules directly in the core folder (errors, settings, questions, vocabulary, the
@@ -45,8 +45,9 @@ PRIVATE_IMPORTS_ALLOWED: set[tuple[str, str]] = set()
 # The intended layers, bottom first (issue 17 item 2): an area imports only areas below it.
 # ``models`` (the adapters: embedders, chat models, the local LLM server, the ONNX export) stands
 # right above the core package: it implements the ports and imports nothing else of hopgraph.
+# ``eval`` (the harnesses that run the agents over question sets) stands above the agents.
 LAYERS = ("core", "models", "docker", "cypher", "graph_models", "db", "loaders", "retrieval",
-          "agents", "front", "cli")
+          "agents", "eval", "front", "cli")
 
 # Area imports that point upwards (importing area, imported area): none since issue 17 item 2 (the
 # ports in the core package, hopgraph.ports; the click commands in the CLI package; the stored

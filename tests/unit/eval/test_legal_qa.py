@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from hopgraph.agents.legal import Answer, LegalQA
-from hopgraph.agents.legal._eval import (
+from hopgraph.eval._legal_qa import (
     QAQuestion,
     _Judge,
     check_judge,

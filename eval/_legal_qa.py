@@ -19,11 +19,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from hopgraph.agents.legal._conductor import LegalQA
-from hopgraph.agents.legal._parsing import tokens
-from hopgraph.agents.legal._types import Answer, Mode, Status
+from hopgraph.agents.legal import Answer, LegalQA, tokens
 from hopgraph.errors import ConfigError, LLMError
 from hopgraph.ports import ChatModel, ask_schema
+from hopgraph.vocabulary import AnswerMode as Mode
+from hopgraph.vocabulary import AnswerStatus as Status
 
 ABSTAINING = {Status.ABSTAINED, Status.CLARIFY, Status.OUT_OF_SCOPE, Status.CHITCHAT}
 ABLATIONS: dict[str, dict[str, Any]] = {
