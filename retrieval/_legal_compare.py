@@ -30,6 +30,7 @@ Key = tuple[str, str | None, str | None]
 _ARTICLE = re.compile(r"^Điều\s+(\d+[a-zđ]?)\s*[.:]", re.IGNORECASE)
 _CLAUSE = re.compile(r"^(?:\[\d+\]\s*)*(\d+[a-zđ]?)\.(?!\d)")
 _POINT = re.compile(r"^(?:\[\d+\]\s*)*([a-zđ]\d?)\)")
+_GLUED_FIRST_CLAUSE = re.compile(r"^(Điều\s+\d+[a-zđ]?\s*[.:][^\n]{0,250}?)\s+1\.\s+(?=[A-ZĐÀ-Ỹ])")
 _HEADING = re.compile(r"^(?:Chương|Mục|Phần|Tiểu\s+mục)\b", re.IGNORECASE)
 _PAGE_PREFIX = re.compile(r"^Văn bản hợp nhất \d+/VBHN-[^.]*?\.\s*")
 _FOOTNOTE = re.compile(r"\[\d+\]")
@@ -122,6 +123,11 @@ def _rejoin(lines: list[str]) -> list[str]:
             line = f"{word.group(1)} {line}"
         elif word and re.match(r"^[a-zà-ỹđ]", line):
             out[-1] = f"{prev} {line}"
+            continue
+        glued = _GLUED_FIRST_CLAUSE.match(line)
+        if glued and glued.group(1).split()[-1].lower() not in (
+                "khoản", "điều", "điểm", "mục", "chương", "số", "năm"):  # "Điều 27. Yêu cầu … 1. Phù hợp …": the first clause on the heading's line
+            out.extend([glued.group(1), line[glued.end(1):].strip()])
             continue
         out.append(line)
     return [x for x in out if x]

@@ -74,10 +74,18 @@ _MARKER_HEAD = re.compile(r"^(?:[a-zđ]\d?\)|\d{1,3}[a-zđ]?\.)\s*")
 # a chapter heading glued to the last sentence of the chapter before ("… chi tiết Điều này.
 # Chương II BẢO VỆ VÀ PHÁT TRIỂN …"): the heading is in capitals
 _GLUED_CHAPTER = re.compile(r"(?<=[.;:])\s+(?=(?:Chương|CHƯƠNG)\s+[IVXLC]+\s*[.:\-–]?\s+[A-ZĐÀ-Ỹ]{2,}\s)")
+# an article heading with its first clause on the same line
+_GLUED_FIRST_CLAUSE = re.compile(r"^((?:Điều|ĐIỀU)\s+\d{1,4}[a-zđ]?\s*[.:][^\n]{0,250}?)\s+1\.\s+(?=[A-ZĐÀ-Ỹ])")
 # the next clause glued to the last point of the clause before ("… đường sắt. 6. Chính phủ …")
 _GLUED_CLAUSE = re.compile(r"(?<=[.;])\s+(?=(\d{1,3})\.\s+[A-ZĐÀ-Ỹ])")
 _POINT_START = re.compile(r"^[a-zđ]\d?\)\s")
 _CLAUSE_START = re.compile(r"^(\d{1,3})\.(?:\s|$)")
+# a bare clause number at the end of a line, after a word that does not take a number
+_TRAILING_CLAUSE = re.compile(r"(\w+)\s+(\d{1,3})\.$")
+_NUMBERED_WORDS = {"khoản", "điều", "điểm", "mục", "chương", "phần", "số", "năm", "tháng",
+                   "ngày", "lần", "bậc", "loại", "hạng", "cấp", "nhóm", "lục", "mẫu", "tiết",
+                   "đoạn", "câu", "dòng", "trang", "quyển", "tập", "kỳ", "kì", "giai", "vùng",
+                   "khu", "tầng", "tuyến", "đợt", "thứ", "và", "hoặc", "đến", "từ"}
 # Cyrillic letters that look like Latin point letters ("р)" for "p)", "с)" for "c)")
 _CYRILLIC_POINT = re.compile(r"^([аеорсхуі])\)")
 _LATIN = str.maketrans("аеорсхуі", "aeopcxyi")
@@ -86,6 +94,9 @@ _LATIN = str.maketrans("аеорсхуі", "aeopcxyi")
 def _unglue(text: str, last_clause: int | None) -> list[str]:
     """A line of a portal crawl that holds two units split where the second one starts."""
     parts = [p for p in _GLUED_CHAPTER.split(text) if p] or [text]
+    first = _GLUED_FIRST_CLAUSE.match(parts[0])
+    if first and first.group(1).split()[-1].lower() not in _NUMBERED_WORDS:  # "Điều 27. Yêu cầu … 1. Phù hợp …": the first clause on the heading's line
+        parts[:1] = [first.group(1), parts[0][first.end(1):].strip()]
     if last_clause is not None and _POINT_START.match(parts[-1]):
         m = next((m for m in _GLUED_CLAUSE.finditer(parts[-1])
                   if int(m.group(1)) == last_clause + 1), None)
@@ -127,7 +138,15 @@ def split_glued(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
                 break
             parts.append(rest[: cut.start()] + rest[cut.start(): cut.end()].strip())
             rest = rest[cut.end():]
-        for piece in [*parts, rest]:
+        pieces = [*parts, rest]
+        tail = _TRAILING_CLAUSE.search(pieces[-1])
+        if (tail is not None and int(tail.group(2)) == (last_clause or 0) + 1
+                and tail.group(1).lower() not in _NUMBERED_WORDS
+                and after_line[:1].isupper() and not _CLAUSE_START.match(after_line)):
+            # "… theo quy định tại Điều 107 Luật Đất đai 1." and the clause's text on the next
+            # line: a heading wrapped over two lines took the first clause's number with it
+            pieces[-1:] = [pieces[-1][: tail.start(2)].rstrip(), tail.group(2) + "."]
+        for piece in pieces:
             for text in _unglue(piece, last_clause):
                 if (cm := _CLAUSE_START.match(text)) is not None and text is not piece:
                     last_clause = int(cm.group(1))

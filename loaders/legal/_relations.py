@@ -67,6 +67,29 @@ _SPLIT = re.compile(
     r";\s*|,?\s+(?:và|đồng\s+thời)\s+(?=(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế)\b)",
     re.IGNORECASE,
 )
+# "Sửa đổi khoản 1, bổ sung khoản 1a và …": a comma before a verb that names units starts an
+# action of its own; "Sửa đổi, bổ sung Điều 5" stays one (the verb before it names no unit)
+_COMMA_ACTION = re.compile(
+    r",\s+(?=(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế)\s+(?:các\s+|tên\s+)?"
+    r"(?:khoản|điểm|điều|mục|chương|phụ\s+lục)\b)", re.IGNORECASE)
+_NAMES_UNIT = re.compile(r"\b(?:khoản|điểm|điều|mục|chương|phụ\s+lục)\s+\S", re.IGNORECASE)
+
+
+def split_actions(masked: str) -> list[str]:
+    """The clauses of an instruction, one action each."""
+    out: list[str] = []
+    for part in _SPLIT.split(masked):
+        pieces = _COMMA_ACTION.split(part)
+        merged = [pieces[0]]
+        for piece in pieces[1:]:
+            if _NAMES_UNIT.search(merged[-1]):
+                merged.append(piece)
+            else:
+                merged[-1] = f"{merged[-1]}, {piece}"
+        out.extend(merged)
+    return out
+
+
 _AFTER = re.compile(r"\s+vào\s+(?:sau|trước|cuối)\s+|\s+vào\s+(?=(?:điểm|khoản|Điều))", re.IGNORECASE)
 _PHRASE = re.compile(r"(?:thay\s+thế|thay|bỏ)\s+(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ", re.IGNORECASE)
 _ANNEX_REPLACE = re.compile(r"thay\s+thế\s+(?:các\s+)?(?:Phụ\s+lục|Mẫu)", re.IGNORECASE)
@@ -163,7 +186,8 @@ def phrase_edits(masked: str, quotes: list[str]) -> list[str] | None:
     if not spots or len(spots) != len(quotes):
         return None
     low = masked.lower()
-    into = re.search(r"\bvào\s+(sau|trước)\b", low)
+    into = re.search(r"\bvào\s+(sau|trước)\b", low) or re.search(
+        r"\b(sau|trước)\s+(?=(?:các\s+)?(?:cụm\s+)?từ\b|“…”)", low)
     if into and re.search(r"\bbổ\s+sung\b", low):
         added = [q for q, at in zip(quotes, spots, strict=True) if at < into.start()]
         anchors = [q for q, at in zip(quotes, spots, strict=True) if at > into.start()]
@@ -377,7 +401,7 @@ class _Extractor:
                 "RENUMBER" if "đánh số" in verb else "AMENDS")
             segments = [(passive_action, passive.group("chain"))]
         else:
-            segments = self._segments(_SPLIT.split(masked), None)
+            segments = self._segments(split_actions(masked), None)
             quoted = _segment_quotes(masked, _quotes(head), [s for _, s in segments])
             base = next((a for a, _ in reversed(segments) if a is not None), None)
             # "Thay thế một số cụm từ như sau:" and dash-bulleted items below it
@@ -385,7 +409,7 @@ class _Extractor:
                        unit.own_text.split("\n")[1:] if line.strip()[:1] in ("-", "–", "+", "•")]
             if bullets and _HOW.search(text.split("\n")[0] + " "):
                 for item in bullets:
-                    more = self._segments(_SPLIT.split(mask_quotes(item)), base)
+                    more = self._segments(split_actions(mask_quotes(item)), base)
                     quoted.update(_segment_quotes(mask_quotes(item), _quotes(item),
                                                   [s for _, s in more]))
                     segments.extend(more)

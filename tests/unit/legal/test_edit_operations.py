@@ -167,3 +167,38 @@ def test_luat_nay_in_an_old_amending_law_names_the_amended_law(tmp_path: Path) -
     assert ("REPEALS", "78/2006/QH11:D77.K3.đ") in edges
     # Điều 1 is: the amending law could mean itself, so nothing is guessed
     assert not any(t.startswith("78/2006/QH11:D1") for _, t in edges)
+
+
+def test_a_wrapped_heading_keeps_the_first_clause_and_sau_without_vao() -> None:
+    from hopgraph.loaders.legal._parser import split_glued
+
+    lines = [(1, "Điều 16. Xử lý kinh phí theo quy định tại"),
+             (2, "Điều 94 Luật Đất đai 1."), (3, "Trường hợp Quỹ ứng vốn"), (4, "2."),
+             (5, "Việc khấu trừ theo khoản 1."), (6, "Trường hợp khác")]
+    assert split_glued(lines)[1:3] == [(2, "Điều 94 Luật Đất đai"), (2, "1.")]
+    # "khoản 1." ends a sentence: the number belongs to the reference
+    assert split_glued(lines)[-2:] == [(5, "Việc khấu trừ theo khoản 1."), (6, "Trường hợp khác")]
+    assert _edits("Bổ sung cụm từ “năm 2024” sau cụm từ “Luật Đất đai” tại khoản 1 Điều 2") == \
+        ["Luật Đất đai", "Luật Đất đai năm 2024"]
+
+
+def test_comma_separated_actions_keep_their_own_verb() -> None:
+    from hopgraph.loaders.legal._relations import split_actions
+
+    assert split_actions("Sửa đổi Khoản 1, bổ sung Khoản 1a và sửa đổi Khoản 2 Điều 20") == [
+        "Sửa đổi Khoản 1", "bổ sung Khoản 1a", "sửa đổi Khoản 2 Điều 20"]
+    # "Sửa đổi, bổ sung" is one verb
+    assert split_actions("Sửa đổi, bổ sung Điều 5") == ["Sửa đổi, bổ sung Điều 5"]
+
+
+def test_a_heading_glued_to_its_first_clause_is_split() -> None:
+    from hopgraph.loaders.legal._parser import split_glued
+    from hopgraph.retrieval._legal_compare import split_official
+
+    assert split_glued([(1, "Điều 27. Yêu cầu về công nghiệp 1. Phù hợp với quy hoạch."),
+                        (2, "2. Khác.")])[:2] == [(1, "Điều 27. Yêu cầu về công nghiệp"),
+                                                  (1, "1. Phù hợp với quy hoạch.")]
+    official = split_official("Điều 27. Yêu cầu về công nghiệp 1. Phù hợp với quy hoạch.\n"
+                              "2. Khác.\n")
+    assert official[("27", None, None)].text == "Điều 27. Yêu cầu về công nghiệp"
+    assert official[("27", "1", None)].text == "1. Phù hợp với quy hoạch."
