@@ -139,13 +139,13 @@ def split_glued(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
             parts.append(rest[: cut.start()] + rest[cut.start(): cut.end()].strip())
             rest = rest[cut.end():]
         pieces = [*parts, rest]
-        tail = _TRAILING_CLAUSE.search(pieces[-1])
-        if (tail is not None and int(tail.group(2)) == (last_clause or 0) + 1
-                and tail.group(1).lower() not in _NUMBERED_WORDS
+        trailing = _TRAILING_CLAUSE.search(pieces[-1])
+        if (trailing is not None and int(trailing.group(2)) == (last_clause or 0) + 1
+                and trailing.group(1).lower() not in _NUMBERED_WORDS
                 and after_line[:1].isupper() and not _CLAUSE_START.match(after_line)):
             # "… theo quy định tại Điều 107 Luật Đất đai 1." and the clause's text on the next
             # line: a heading wrapped over two lines took the first clause's number with it
-            pieces[-1:] = [pieces[-1][: tail.start(2)].rstrip(), tail.group(2) + "."]
+            pieces[-1:] = [pieces[-1][: trailing.start(2)].rstrip(), trailing.group(2) + "."]
         for piece in pieces:
             for text in _unglue(piece, last_clause):
                 if (cm := _CLAUSE_START.match(text)) is not None and text is not piece:
