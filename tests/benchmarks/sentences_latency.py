@@ -25,9 +25,9 @@ from pathlib import Path
 from statistics import mean, median
 from typing import Any
 
-from hopgraph.agents import build_embedder
 from hopgraph.agents.sentences import SentenceReasoner, read_questions
 from hopgraph.db import Neo4jRunner, connect
+from hopgraph.models import build_embedder
 from hopgraph.retrieval import find_anchor_sentences
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hopgraph.agents import Embedder, build_embedder
 from hopgraph.agents.sentences import SentenceReasoner, evaluate, read_questions
 from hopgraph.cli import cli
 from hopgraph.db import Neo4jRunner
@@ -19,6 +18,8 @@ from hopgraph.loaders.sentences import (
     sample_corpus_path,
     sample_questions_path,
 )
+from hopgraph.models import build_embedder
+from hopgraph.ports import Embedder
 
 from .conftest import Server
 
