@@ -311,7 +311,7 @@ class _Extractor:
         if not (unit.quotes or find_citations(first, self.names) or _PHRASE.search(first)
                 or _ANNEX_REPLACE.search(first)):
             return None
-        return first
+        return _with_wrapped_targets(first, lines)
 
     def target_doc(self, unit: Unit, text: str) -> tuple[str | None, str]:
         """The amended document: named in the instruction, an ancestor, or the title.
@@ -422,14 +422,22 @@ class _Extractor:
             container = self._outer_container(unit) + container
         fragments = self._fragments(unit)
         used_fragments: set[int] = set()
+        textual: tuple[str, list[str] | None, str] | None = None  # the last phrase edit
         for action, seg in segments:
             if action is None:
+                continue
+            if action == "PLACES" and textual is not None:
+                method, edits, said = textual
+                for path in self._targets(seg, container, target_doc=target_doc):
+                    self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method,
+                                      f"{said} — {seg}"[:500], effective, edits=edits))
                 continue
             if action == "TEXTUAL":
                 low = seg.lower()
                 method = ("textual_substitution" if re.search(r"thay|bằng", low) else
                           "phrase_addition" if low.startswith("bổ sung") else "phrase_removal")
                 edits = simultaneous(phrase_edits(seg, quoted.get(seg, [])))
+                textual = (method, edits, _unmask(seg, quoted.get(seg, [])))
                 paths = self._targets(seg, container, phrase=True, target_doc=target_doc)
                 for path in paths:
                     self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method,
@@ -503,6 +511,15 @@ class _Extractor:
             if not seg:
                 continue
             action = self._action(seg)
+            prev = out[-1] if out else (None, "")
+            if action is None and prev[0] in ("TEXTUAL", "PLACES") and _WRAPPED_TARGET.match(seg) \
+                    and (prev[0] == "PLACES" or (self._action(prev[1]) == "TEXTUAL" and re.search(
+                        r"\s(?:tại|ở|trong)\s", prev[1]))):
+                # "Thay thế cụm từ “A” bằng “B” tại khoản 3 Điều 3; khoản 2 Điều 5; …": more
+                # places of the same phrase edit (one with a verb of its own: an item of a list
+                # under "Bãi bỏ …; cụm từ “X” tại …; Điều 4" leaves Điều 4 to that verb)
+                out.append(("PLACES", seg))
+                continue
             if action is None and base is not None:
                 action = "TEXTUAL" if _PHRASE_ITEM.match(seg) else (
                     base if base != "TEXTUAL" else None)
@@ -884,6 +901,26 @@ def _unmask(seg: str, quotes: list[str]) -> str:
     for q in quotes:
         seg = seg.replace("“…”", f"“{q}”", 1)
     return seg
+
+
+_WRAPPED_TARGET = re.compile(r"^(?:khoản|điểm|Điều|điều|mục|Mục|chương|Chương|phụ\s+lục|Phụ\s+lục"
+                             r"|các\s+(?:khoản|điểm|điều)|tiết)\s+\S")
+
+
+def _with_wrapped_targets(first: str, lines: list[str]) -> str:
+    """An instruction whose list of places goes on over the next lines (``… điểm b khoản 1
+    Điều 26;`` then ``khoản 9 Điều 88;``) read whole: the lines after it that start with a
+    place and follow a ``;`` or ``,``."""
+    at = next((i for i, x in enumerate(lines) if first in x), None)
+    if at is None:
+        return first
+    out = first
+    for line in lines[at + 1:]:
+        line = line.strip()
+        if not _WRAPPED_TARGET.match(line) or not out.rstrip().endswith((";", ",")):
+            break
+        out = f"{out.rstrip()} {line}"
+    return out
 
 
 def _doc_start(node: Unit) -> date | None:

@@ -128,7 +128,8 @@ def graph_edges(runner: Any, source_doc: str, target_doc: str) -> list[dict[str,
         when = r["effective_date"]
         out.append({"type": r["type"], "path": r["path"], "method": r["method"],
                     "date": when.iso_format() if when is not None else None,
-                    "inserted": r["type"] == "SUPPLEMENTS", "evidence": ""})
+                    "inserted": r["type"] == "SUPPLEMENTS", "evidence": "",
+                    "container": r["container"]})
     return out
 
 
@@ -181,7 +182,9 @@ def score_pair(pair: dict[str, Any], docs: dict[str, ParsedDocument],
         if p["path"].startswith("PL"):
             pred_units.add("PL")  # the portal writes "Phụ lục" without its number
         if p["type"] == "SUPPLEMENTS" and p["inserted"]:
-            pred_units.add(_parent(p["path"]) or p["path"])
+            # the unit it went into: its parent by id, or (read back from the graph) the
+            # structural unit that contains it, e.g. the Mục an inserted article sits in
+            pred_units.add(_parent(p["path"]) or p.get("container") or p["path"])
     gold_units = {g["path"] for g in gold_rows if g["path"]}
     row["unit"] = {"tp": len(gold_units & pred_units), "gold": len(gold_units),
                    "pred": len({p["path"] for p in pred}),

@@ -202,3 +202,26 @@ def test_a_heading_glued_to_its_first_clause_is_split() -> None:
                               "2. Khác.\n")
     assert official[("27", None, None)].text == "Điều 27. Yêu cầu về công nghiệp"
     assert official[("27", "1", None)].text == "1. Phù hợp với quy hoạch."
+
+
+WRAPPED = """QUỐC HỘI
+Luật số: 47/2024/QH15
+Hà Nội, ngày 26 tháng 11 năm 2024
+LUẬT
+QUY HOẠCH THỬ NGHIỆM
+Điều 1. Sửa đổi, bổ sung một số điều của Luật Nhà ở thử nghiệm số 27/2023/QH15
+1. Thay thế cụm từ “quy hoạch xây dựng” bằng cụm từ “quy hoạch đô thị” tại khoản 3 Điều 3; \
+khoản 2 Điều 5;
+khoản 9 Điều 88;
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2025.
+"""
+
+
+def test_a_list_of_places_wrapped_over_lines_keeps_every_place(tmp_path: Path) -> None:
+    (tmp_path / "w.txt").write_text(WRAPPED, encoding="utf-8")
+    docs, _, _ = parse_inputs([tmp_path / "w.txt"])
+    edges = {(r.target.split(":")[1], r.method) for r in docs[0].relations
+             if r.target.startswith("27/2023/QH15:")}
+    assert {("D3.K3", "textual_substitution"), ("D5.K2", "textual_substitution"),
+            ("D88.K9", "textual_substitution")} <= edges
