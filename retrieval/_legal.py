@@ -55,6 +55,10 @@ DENSE_POOL_FACTOR_ARTICLE = 2
 QUERY_VECTOR_CACHE = 256
 W_DOC_MENTION = 0.15
 W_ARTICLE_MENTION = 0.3
+# The question names the candidate's exact unit with its document ("khoản 2 Điều 5 Nghị định
+# 12/2016/NĐ-CP"): above its article and sibling clauses whatever their search scores (a fused
+# score is at most 1), and a candidate even when neither index found it.
+W_UNIT_MENTION = 1.0
 # A definitional question ("X là Y", "Thế nào là X?") and a candidate that defines X (its
 # DEFINES edge, or one of its clauses'): DEFINITION_FLOOR for naming the term, the rest by the
 # share of the question's predicate bigrams the definition repeats.
@@ -257,11 +261,13 @@ def rerank_params(prepared: PreparedQuery, cfg: RetrievalConfig) -> dict[str, An
         q_fold=q_fold,
         doc_numbers=typed_list(name_form(n) for n in prepared.doc_numbers),
         articles=typed_list(prepared.articles),
+        unit_paths=typed_list(prepared.units if cfg.rerank else ()),
         q_grams=typed_list(question_grams(q_fold)),
         q_subject=prepared.subject,
         p_grams=typed_list(phrase_grams(prepared.predicate)),
         w_doc=W_DOC_MENTION if cfg.rerank else 0.0,
         w_article=W_ARTICLE_MENTION if cfg.rerank else 0.0,
+        w_unit=W_UNIT_MENTION if cfg.rerank else 0.0,
         w_heading=cfg.heading_weight if cfg.rerank else 0.0,
         q_body=typed_list(body_grams(q_fold)),
         w_body=cfg.body_bonus(),

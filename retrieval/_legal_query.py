@@ -21,8 +21,14 @@ MAX_QUERY_TERMS = 64
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _LUCENE_WORDS = {"AND", "OR", "NOT", "TO"}
 _TOKEN = re.compile(r"[\w/.\-]+", re.UNICODE)
-_DOC_NUMBER = re.compile(r"\b(\d{1,4}/(?:\d{4}/)?[A-ZĐa-zđ0-9]+(?:[-–][A-ZĐa-zđ0-9]+)*)")
+# A number's code has a letter (QH15, NĐ-CP): a date ("01/07/2021") is no document number.
+_DOC_NUMBER = re.compile(
+    r"\b(\d{1,4}/(?:\d{4}/)?(?=[0-9]*[A-ZĐa-zđ])[A-ZĐa-zđ0-9]+(?:[-–][A-ZĐa-zđ0-9]+)*)")
 _ARTICLE = re.compile(r"\bđiều\s+(\d+[a-zđ]?)\b", re.IGNORECASE)
+# "điểm a khoản 2 Điều 5", "khoản 2 Điều 5", "Điều 5": a unit the question names, as its path.
+_UNIT = re.compile(r"(?:\bđiểm\s+([a-zđ]{1,2})\s+(?:tại\s+|của\s+)?)?"
+                   r"(?:\bkhoản\s+(\d+[a-zđ]?)\s+(?:tại\s+|của\s+)?)?\bđiều\s+(\d+[a-zđ]?)\b",
+                   re.IGNORECASE)
 _FILTER_KEYS = {"doc_types", "issuers", "doc_ids"}
 # Definitional questions: "Thế nào là X?", "Khái niệm X", and statements "X là Y" / "Việc X là Y"
 # / "X được hiểu là Y" (ALQAC's true-or-false form). The term is what a definitions article
@@ -65,6 +71,7 @@ class PreparedQuery:
     lucene_content: str = ""  # ``lucene`` without LEXICAL_STOPWORDS ("" when nothing is left)
     subject: str = ""  # the term a definitional question is about, folded ("" when none)
     predicate: str = ""  # what the question says the term is, folded ("" when it asks)
+    units: tuple[str, ...] = ()  # unit paths the question names ("D5", "D5.K2", "D5.K2.a")
 
 
 def segment(text: str) -> str:
@@ -159,7 +166,22 @@ def prepare_question(question: object) -> PreparedQuery:
     numbers = tuple(dict.fromkeys(normalise_doc_number(m) for m in _DOC_NUMBER.findall(q)))
     articles = tuple(dict.fromkeys(m.lower() for m in _ARTICLE.findall(q)))
     subject, predicate = definition_subject(fold(q))
-    return PreparedQuery(q, seg, lucene, terms, numbers, articles, content, subject, predicate)
+    return PreparedQuery(q, seg, lucene, terms, numbers, articles, content, subject, predicate,
+                         named_units(q))
+
+
+def named_units(question: str) -> tuple[str, ...]:
+    """The paths of the units a question names, in the loader's id form (``"khoản 2 Điều 5"``
+    -> ``"D5.K2"``, ``"điểm a khoản 2 Điều 5"`` -> ``"D5.K2.a"``, ``"Điều 5a"`` -> ``"D5a"``)."""
+    paths = []
+    for point, clause, article in _UNIT.findall(question):
+        path = f"D{article.lower()}"
+        if clause:
+            path += f".K{clause.lower()}"
+            if point:
+                path += f".{point.lower()}"
+        paths.append(path)
+    return tuple(dict.fromkeys(paths))
 
 
 def parse_as_of(as_of: object, today: date) -> date:

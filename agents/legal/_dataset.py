@@ -56,6 +56,7 @@ PER_CLUSTER = 6
 HOPS = (2, 3, 4)
 TEST_FRACTION = 0.5
 SINGLE_CONTEXT_COVERAGE = 0.9
+MIN_SPAN_CHARS = 8  # a shorter span ("Điều 1", "y tế") occurs anywhere and proves nothing
 MIN_CHARS = 200
 LINK_MIN_CHARS = 40
 EMBED_CHARS = 1_000  # characters of a context embedded when the graph stores no vector
@@ -316,7 +317,9 @@ def validate(t: Tuple, qa: GeneratedQA | None, problem: str = "") -> str | None:
         return "not every hop's context is cited by an evidence span"
     for e in qa.evidence:
         span = _compare_form(e.span)
-        if len(span) < 8 or span not in _compare_form(labels[e.context.strip().lower()].text):
+        if len(span) < MIN_SPAN_CHARS:
+            return f"an evidence span is shorter than {MIN_SPAN_CHARS} characters"
+        if span not in _compare_form(labels[e.context.strip().lower()].text):
             return "an evidence span does not occur in its context"
     answer = content_words(qa.answer)
     if answer:

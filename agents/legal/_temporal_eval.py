@@ -15,7 +15,10 @@ How a served wording is judged (:func:`judge`): the served text and every wordin
 timeline are put in compare form (:func:`~._temporal_gold.normalise`: NFC, lower case, quotes and
 the unit's own label removed, single spaces); the served text IS the wording with the highest
 similarity (rapidfuzz ``ratio``, 0-1) when that is at least ``MATCH`` and beats every other
-wording by ``MARGIN``; failing that, a served text longer than a wording (an article served for
+wording by ``MARGIN`` — unless the served text is a part of another, longer wording
+(``partial_ratio`` at least ``FRAGMENT_MATCH``, served text under ``FRAGMENT`` of its length) and
+not of the best one: a point of a new article that repeats the old article's short text is that
+point, not the old article (such parts counted as stale before); failing that, a served text longer than a wording (an article served for
 its clause, an amending instruction that quotes the new wording) is the wording it contains
 (``partial_ratio`` at least ``CONTAIN``, ahead of the others by ``CONTAIN_MARGIN``; wordings of
 at least ``MIN_CONTAINED`` characters). Anything else (another unit, an ambiguous text) is not
@@ -52,6 +55,8 @@ CONTAIN = 0.95
 MARGIN = 0.01
 CONTAIN_MARGIN = 0.02
 MIN_CONTAINED = 30
+FRAGMENT = 0.9        # a served text shorter than this share of a wording can be a part of it
+FRAGMENT_MATCH = 0.98  # partial_ratio at which it is one
 TOP = 5
 NO_DATE = date(9999, 12, 31)
 BOOTSTRAP = 1000
@@ -68,6 +73,14 @@ def judge(served: str, wordings: Sequence[str | None]) -> int | None:
     ratios = [fuzz.ratio(s, f) / 100 if f else 0.0 for f in forms]
     found = _best(ratios, forms, MATCH, MARGIN)
     if found is not None:
+        # A part of a longer wording (a point of the new article) can resemble a short other
+        # wording (the old article, whose text the new point repeats): it is that part, not
+        # the other wording.
+        inside = [fuzz.partial_ratio(s, f) / 100 if f and len(s) < FRAGMENT * len(f) else 0.0
+                  for f in forms]
+        if inside[found] < FRAGMENT_MATCH and any(
+                sc >= FRAGMENT_MATCH and forms[i] != forms[found] for i, sc in enumerate(inside)):
+            return None
         return found
     # A longer served text (an article served for its clause, an instruction quoting the new
     # wording): the wording it contains.

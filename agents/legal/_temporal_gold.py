@@ -45,6 +45,8 @@ KINDS = {"sửa đổi": "amended", "thay thế": "replaced", "bổ sung": "supp
 # Longest gap between a change and the "after" question (half the way to the next change).
 AFTER_MAX_DAYS = 365
 PHRASINGS = ("heading", "content", "reference")
+# A shared run of words shorter than this names no subject (the content phrasing then cites).
+MIN_CONTENT_WORDS = 4
 
 _ARTICLE = re.compile(r"^Điều\s+(\d+[a-zđ]?)\s*[.:]\s*(.*)$", re.IGNORECASE)
 _CLAUSE = re.compile(r"^(\d+[a-zđ]?)\.\s+(.*)$")
@@ -227,7 +229,7 @@ def new_wording(instruction: str, target: Address, previous: str | None) -> tupl
     label = normalise_label(address_label(target))
     own = [q for q in quotes if normalise_label(q).startswith(label)]
     if len(own) == 1:
-        return own[0], "quoted"
+        return own_part(own[0], target), "quoted"
     if len(own) > 1:
         return None, "several quoted wordings carry the unit's label"
     sub = _SUBSTITUTE.search(instruction)
@@ -245,6 +247,28 @@ def new_wording(instruction: str, target: Address, previous: str | None) -> tupl
     if quotes:
         return None, "no quoted wording starts with the unit's label (part of the unit changed)"
     return None, "the amending unit quotes no wording"
+
+
+# The line that starts the next unit of the target's level (or a higher one) inside a quotation
+# that rewrites several units at once ("“1. … \n2. …”" for khoản 1): the target's wording ends
+# before it.
+_SIBLING = {"article": re.compile(r"^\s*“?\s*Điều\s+\d+[a-zđ]?\s*[.:]", re.IGNORECASE),
+            "clause": re.compile(r"^\s*“?\s*(?:Điều\s+\d+[a-zđ]?\s*[.:]|\d+[a-zđ]?\.\s)",
+                                 re.IGNORECASE),
+            "point": re.compile(r"^\s*“?\s*(?:Điều\s+\d+[a-zđ]?\s*[.:]|\d+[a-zđ]?\.\s|"
+                                r"[a-zđ]{1,2}\)\s)", re.IGNORECASE)}
+
+
+def own_part(quote: str, target: Address) -> str:
+    """The target's own wording in a quotation that starts with its label: up to the first
+    later line that starts another unit of its level or above (a quotation of "khoản 1" that
+    also rewrites khoản 2 gives khoản 1 only; a clause keeps its points)."""
+    level = "point" if target[2] else "clause" if target[1] else "article"
+    lines = quote.splitlines()
+    for i, line in enumerate(lines[1:], start=1):
+        if _SIBLING[level].match(line):
+            return "\n".join(lines[:i]).strip()
+    return quote
 
 
 def normalise_label(text: str) -> str:
@@ -440,26 +464,73 @@ class Question:
 
 
 def _content_words(texts: Sequence[str | None], n: int = 14) -> str:
-    """Words every given wording shares, in the order of the first (its label removed)."""
-    present = [t for t in texts if t]
+    """The longest run of words every given wording shares, in order (its label removed), cut
+    to ``n`` words; a run of under ``MIN_CONTENT_WORDS`` words is no cue (``""``).
+
+    A run, not a set: scattered shared words ("danh sách thành được") name nothing a reader
+    would write; a run common to every wording names the unit's subject without giving away
+    which wording holds (the part that changed is left out).
+    """
+    present = [normalise(t).split() for t in texts if t]
     if not present:
         return ""
-    first = normalise(present[0]).split()
-    others = [set(normalise(t).split()) for t in present[1:]]
-    words = [w for w in first if all(w in o for o in others)]
-    return " ".join(words[:n])
+    first = present[0]
+    # longest[i]: the longest run starting at first[i] that every other wording contains
+    longest = [len(first) - i for i in range(len(first))]
+    for other in present[1:]:
+        below = [0] * (len(other) + 1)  # common prefix of first[i+1:] and other[j:]
+        for i in range(len(first) - 1, -1, -1):
+            row = [0] * (len(other) + 1)
+            for j in range(len(other) - 1, -1, -1):
+                if first[i] == other[j]:
+                    row[j] = below[j + 1] + 1
+            below = row
+            longest[i] = min(longest[i], max(row, default=0))
+    if not longest or max(longest) < MIN_CONTENT_WORDS:
+        return ""
+    start = max(range(len(longest)), key=lambda i: (longest[i], -i))
+    return " ".join(first[start:start + min(longest[start], n)]).strip(" .;,:")
+
+
+def document_name(tl: Timeline) -> str:
+    """The amended document as a reader names it: its name from pairs.json (``Luật Doanh nghiệp
+    2020``, ``Nghị định 08/2015/NĐ-CP``)."""
+    return tl.doc
+
+
+def document_number(tl: Timeline) -> str:
+    """The document by its type and number (``Luật số 59/2020/QH14``; a name that already
+    carries the number is kept: ``Nghị định 08/2015/NĐ-CP``)."""
+    if not tl.doc_number or tl.doc_number in tl.doc:
+        return tl.doc
+    kind = tl.doc.split()[0] if tl.doc else "văn bản"
+    return f"{kind} số {tl.doc_number}"
 
 
 def phrase(tl: Timeline, day: date, phrasing: str, texts: Sequence[str | None]) -> str:
-    """A Vietnamese question about the unit's content at ``day``, in one of ``PHRASINGS``."""
+    """A Vietnamese question about the unit's content at ``day``, in one of ``PHRASINGS``.
+
+    Every phrasing names the document (its name or its number) and either the unit
+    (``reference``, ``heading``) or its content (``content``: the longest run of words all its
+    wordings share), as a reader who asks about a provision would: a question that names
+    neither ("quy định về các hành vi bị nghiêm cấm là gì?") has as many right answers as the
+    corpus has such articles. Nothing here reads the graph.
+    """
     d = day.strftime("%d/%m/%Y")
-    heading = tl.heading or "nội dung này"
+    heading = (tl.heading or "").strip().rstrip(".").lower()
+    about = f" ({heading})" if heading else ""
     if phrasing == "heading":
-        return f"Tại ngày {d}, quy định về {heading.lower()} là gì?"
+        subject = f" về {heading}" if heading else ""
+        return (f"Tại ngày {d}, {cite(tl.address)} {document_number(tl)}{subject} "
+                f"quy định như thế nào?")
     if phrasing == "content":
-        words = _content_words(texts) or heading.lower()
-        return f"Theo quy định áp dụng ngày {d}, {words} được quy định như thế nào?"
-    return (f"{cite(tl.address)} {tl.doc} ({heading.lower()}) quy định như thế nào "
+        words = _content_words(texts)
+        if words:
+            return (f"Theo {document_name(tl)} áp dụng ngày {d}, nội dung “{words}” "
+                    f"được quy định như thế nào?")
+        return (f"Theo {document_name(tl)} áp dụng ngày {d}, {cite(tl.address)}{about} "
+                f"được quy định như thế nào?")
+    return (f"{cite(tl.address)} {document_name(tl)}{about} quy định như thế nào "
             f"tại ngày {d}?")
 
 

@@ -1,4 +1,4 @@
-// purpose: Full legal retrieval in one round trip: seed candidates (dense from the vector index, or exact cosine over the filtered units; lexical from the full-text index over segmented text), filtered by document and as-of date before fusion, fused by per-query min-max linear fusion or reciprocal rank fusion; re-ranked with the question's own document and article mentions, heading phrases (a clause or point: the heading of its article), the question's phrases that the candidate's article text repeats and, for a definitional question, the defining unit; the top k traced to the wording in force, with one hop of references and provenance.
+// purpose: Full legal retrieval in one round trip: seed candidates (dense from the vector index, or exact cosine over the filtered units; lexical from the full-text index over segmented text), filtered by document and as-of date before fusion, fused by per-query min-max linear fusion or reciprocal rank fusion; re-ranked with the question's own document, article and unit mentions (a unit named with its document is a candidate even when neither index found it), heading phrases (a clause or point: the heading of its article), the question's phrases that the candidate's article text repeats and, for a definitional question, the defining unit; the top k traced to the wording in force, with one hop of references and provenance.
 // mode: read
 // param vector: list<float> -- query embedding (E5 query side)
 // param query: string -- Lucene query over text_segmented (segmented, special characters escaped); ignored when use_sparse is false
@@ -19,6 +19,8 @@
 // param q_fold: string -- the question folded (NFC, lower case, single spaces)
 // param doc_numbers: list<string> -- document numbers the question names, folded ([''] : none)
 // param articles: list<string> -- article numbers the question names, lower case ([''] : none)
+// param unit_paths: list<string> -- unit paths the question names with a document ('D5', 'D5.K2', 'D5.K2.a'; [''] : none or no re-rank): those units of the named documents are candidates whatever the search found
+// param w_unit: float -- re-rank bonus when the question names the candidate's document and its exact unit path (0: no re-rank)
 // param q_grams: list<string> -- the folded question's syllables and syllable bigrams ("a b")
 // param w_doc: float -- re-rank bonus when the question names the candidate's document (0: no re-rank)
 // param w_article: float -- re-rank bonus when it also names the candidate's article number
@@ -92,7 +94,30 @@ CALL () {
   WITH node, score ORDER BY score DESC, node.id LIMIT $candidates
   RETURN collect({id: node.id, score: score}) AS sparse
 }
-WITH dense, sparse,
+// Units the question names with their document ("khoản 2 Điều 5 Nghị định 12/2016/NĐ-CP", or
+// the document's title without its year): candidates whatever the indexes found, under the same
+// date and filter rules; a question that names a provision asks about that provision.
+CALL () {
+  WITH 1 AS one WHERE $unit_paths <> ['']
+  MATCH (d:Document)
+  WITH d, apoc.text.join([w IN apoc.text.split(toLower(coalesce(d.number, '')), '(?U)\\s+') WHERE w <> ''], ' ') AS number,
+    apoc.text.replace(
+      apoc.text.join([w IN apoc.text.split(toLower(coalesce(d.title, '')), '(?U)\\s+') WHERE w <> ''], ' '),
+      ' (?:năm )?[0-9]{4}$', '') AS title_key
+  WHERE (number <> '' AND number IN $doc_numbers) OR (size(title_key) >= 8 AND $q_fold CONTAINS title_key)
+  UNWIND $unit_paths AS path
+  MATCH (node:LegalNode {id: d.id + ':' + path}) WHERE node:LegalUnit
+    AND CASE WHEN coalesce(node.valid_from_unknown, false) AND node.valid_from IS NULL
+      THEN node.not_before IS NOT NULL AND node.not_before <= $as_of
+      ELSE node.valid_from IS NULL OR node.valid_from <= $as_of END
+    AND (d.issue_date IS NULL OR d.issue_date <= $as_of)
+    AND (NOT $has_filter OR (($doc_ids = [''] OR d.id IN $doc_ids)
+      AND ($doc_types = [''] OR toLower(d.doc_type) IN $doc_types)
+      AND ($issuers = [''] OR toLower(d.issuer) IN $issuers)))
+  WITH DISTINCT node
+  RETURN collect({id: node.id, score: 1.0}) AS named
+}
+WITH dense, sparse, named,
   CASE WHEN size(dense) > 0 THEN dense[0].score END AS dmax,
   CASE WHEN size(dense) > 0 THEN dense[size(dense) - 1].score END AS dmin,
   CASE WHEN size(sparse) > 0 THEN sparse[0].score END AS smax,
@@ -101,7 +126,8 @@ WITH
   [i IN range(0, size(dense) - 1) | {id: dense[i].id, kind: 'dense', rank: i + 1, raw: dense[i].score,
     norm: CASE WHEN dmax = dmin THEN 1.0 ELSE (dense[i].score - dmin) / (dmax - dmin) END}]
   + [i IN range(0, size(sparse) - 1) | {id: sparse[i].id, kind: 'sparse', rank: i + 1, raw: sparse[i].score,
-    norm: CASE WHEN smax = smin THEN 1.0 ELSE (sparse[i].score - smin) / (smax - smin) END}] AS entries
+    norm: CASE WHEN smax = smin THEN 1.0 ELSE (sparse[i].score - smin) / (smax - smin) END}]
+  + [n IN named | {id: n.id, kind: 'named', rank: 0, raw: 1.0, norm: 0.0}] AS entries
 UNWIND entries AS e
 WITH e.id AS id,
   max(CASE WHEN e.kind = 'dense' THEN e.raw END) AS dense,
@@ -110,10 +136,11 @@ WITH e.id AS id,
   sum(CASE WHEN e.kind = 'sparse' THEN e.norm ELSE 0.0 END) AS sparse_norm,
   max(CASE WHEN e.kind = 'dense' THEN e.rank END) AS dense_rank,
   max(CASE WHEN e.kind = 'sparse' THEN e.rank END) AS sparse_rank,
-  sum(1.0 / ($rrf_k + e.rank)) AS rrf
-WITH id, dense, sparse, dense_norm, sparse_norm, dense_rank, sparse_rank,
+  sum(CASE WHEN e.kind = 'named' THEN 0.0 ELSE 1.0 / ($rrf_k + e.rank) END) AS rrf,
+  max(CASE WHEN e.kind = 'named' THEN 1 ELSE 0 END) AS named
+WITH id, dense, sparse, dense_norm, sparse_norm, dense_rank, sparse_rank, named,
   CASE $fusion WHEN 'rrf' THEN rrf ELSE $lam * dense_norm + (1.0 - $lam) * sparse_norm END AS fused
-ORDER BY fused DESC, id
+ORDER BY named DESC, fused DESC, id
 LIMIT $candidates
 MATCH (u:LegalNode {id: id}) WHERE u:LegalUnit
 OPTIONAL MATCH (d:LegalNode {id: u.doc_id}) WHERE d:Document
@@ -147,6 +174,7 @@ WITH id, u, scope, dense, sparse, dense_norm, sparse_norm, fused,
 WITH id, u, scope, dense, sparse, dense_norm, sparse_norm, fused, doc_hit,
   CASE WHEN doc_hit = 1.0 AND id CONTAINS ':D'
     AND toLower(split(last(split(id, ':D')), '.')[0]) IN $articles THEN 1.0 ELSE 0.0 END AS art_hit,
+  CASE WHEN doc_hit = 1.0 AND last(split(id, ':')) IN $unit_paths THEN 1.0 ELSE 0.0 END AS unit_hit,
   CASE WHEN size(grams) = 0 THEN 0.0
     ELSE toFloat(size([g IN grams WHERE g IN $q_grams])) / size(grams) END AS overlap
 // A definitional question about a term the candidate (or one of its clauses) DEFINES: how much
@@ -174,7 +202,7 @@ CALL (scope) {
   RETURN max(toFloat(size([g IN $q_body WHERE spaced CONTAINS ' ' + g + ' '])) / size($q_body)) AS body
 }
 WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, overlap, definition, body,
-  fused + ($w_doc * doc_hit + $w_article * art_hit + $w_heading * overlap
+  fused + ($w_doc * doc_hit + $w_article * art_hit + $w_unit * unit_hit + $w_heading * overlap
     + $w_body * coalesce(body, 0.0))
     + CASE WHEN definition IS NULL THEN 0.0
       ELSE $w_definition * ($definition_floor + (1.0 - $definition_floor) * definition) END AS score

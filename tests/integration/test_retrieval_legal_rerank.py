@@ -98,9 +98,10 @@ def test_document_and_article_numbers_in_the_question(retriever: LegalRetriever)
                              k=2, as_of="2024-01-01")
     assert ctx.seeds[0] == "43/2019/QH14:D11"
     scores = _scores(ctx)["43/2019/QH14:D11"]
-    # document (0.15) and article (0.3) bonuses, plus the heading share (units: no body bonus
-    # unless asked)
-    assert scores["rerank"] == pytest.approx(scores["fused"] + 0.15 + 0.3 + 0.3 * scores["heading"])
+    # document (0.15), article (0.3) and exact unit (1.0: the question names Điều 11 itself)
+    # bonuses, plus the heading share (units: no body bonus unless asked)
+    assert scores["rerank"] == pytest.approx(
+        scores["fused"] + 0.15 + 0.3 + 1.0 + 0.3 * scores["heading"])
     assert "body" not in scores
 
 
@@ -145,3 +146,29 @@ def test_the_questions_phrases_in_a_body_lift_it(runner: Neo4jRunner) -> None:
     # the unit-granularity default leaves the body out of the score
     off = _scores(retriever.retrieve(q, k=3, as_of="2024-01-01", config=RetrievalConfig()))
     assert off[f"{doc}:D14"].get("body") is None
+
+
+def test_a_unit_named_with_its_document_is_a_candidate_though_no_index_finds_it(
+        retriever: LegalRetriever, runner: Neo4jRunner) -> None:
+    # khoản 2 of Điều 25 shares no word with the question and has a vector of its own: neither
+    # the full-text nor the vector branch (one candidate each) brings it in; naming it does.
+    doc = "68/2020/QH14"
+    write_graph(runner.driver, [], [
+        {"id": f"{doc}:D25.K2", "doc_id": doc, "level": "Clause", "number": "2", "path": "D25.K2",
+         "parent": f"{doc}:D25", "text": "Hộ gia đình được tách khi có nhà riêng.",
+         "citation": None, "embedding": [0.0] * 383 + [1.0]}], [])
+    q = "Tại ngày 01/01/2024, khoản 2 Điều 25 Luật số 68/2020/QH14 quy định như thế nào về cư trú?"
+    cfg = RetrievalConfig(candidates=1)
+    ctx = retriever.retrieve(q, k=2, as_of="2024-01-01", config=cfg)
+    assert ctx.seeds[0] == f"{doc}:D25.K2"
+    scores = _scores(ctx)[f"{doc}:D25.K2"]
+    assert scores.get("sparse") is None and scores.get("dense") is None
+    # document, article and exact unit bonuses over a fused score of 0
+    assert scores["rerank"] == pytest.approx(0.15 + 0.3 + 1.0 + 0.3 * scores["heading"])
+    # the flat baseline (no re-rank) takes no such candidate
+    flat = retriever.retrieve(q, k=2, as_of="2024-01-01",
+                              config=RetrievalConfig(candidates=1, rerank=False))
+    assert f"{doc}:D25.K2" not in flat.seeds
+    # before its document was issued the unit is no candidate, named or not
+    early = retriever.retrieve(q, k=2, as_of="2009-06-01", config=cfg)
+    assert f"{doc}:D25.K2" not in early.seeds

@@ -82,6 +82,25 @@ def test_questions_come_from_the_files_with_fixed_seeds() -> None:
     assert len(sample) == 5 and sample == sample_questions(three, 5, seed=1)
 
 
+def test_every_phrasing_names_the_document_and_the_unit_or_its_content() -> None:
+    from hopgraph.agents.legal._temporal_gold import _content_words
+
+    gold = read_pairs(PAIRS)
+    qs = generate_questions(gold, seed=0, phrasings_per_date=3)
+    for q in qs:
+        tl = gold.timelines[q.timeline]
+        assert tl.doc_number in q.text  # "Nghị định 77/2019/NĐ-THU" carries its number
+        if q.phrasing != "content":
+            assert f"Điều {tl.address[0]}" in q.text
+    # the content cue is the longest run of words all wordings share, never scattered words
+    old = "2. Hồ sơ nộp tại Ủy ban nhân dân cấp huyện trong thời hạn 10 ngày."
+    new = "2. Hồ sơ nộp tại Ủy ban nhân dân cấp tỉnh trong thời hạn 10 ngày làm việc."
+    assert _content_words([old, new]) == "hồ sơ nộp tại ủy ban nhân dân cấp"
+    assert _content_words(["1. Phí là 5 đồng.", "1. Lệ phí bằng 7 đồng."]) == ""
+    assert _content_words([None, "Điều 3a. Trạm kiểm tra được đặt tại cửa khẩu."]) == (
+        "trạm kiểm tra được đặt tại cửa khẩu")
+
+
 def test_judge_tells_the_old_wording_from_the_new() -> None:
     old = "2. Diện tích tối thiểu là 500 mét vuông."
     new = "2. Diện tích tối thiểu là 1.000 mét vuông, trong đó khu che bóng chiếm một phần ba."
@@ -91,6 +110,24 @@ def test_judge_tells_the_old_wording_from_the_new() -> None:
     assert judge("Điều 9. Một điều khác hẳn về phí kiểm tra hằng năm", [old, new]) is None
     article = "Điều 2. Điều kiện\n1. Có nguồn nước tưới ổn định và thoát nước.\n" + new
     assert judge(article, [old, new]) == 1  # containment for a longer served text
+
+
+def test_a_part_of_the_new_wording_is_not_judged_the_old_one() -> None:
+    old = "Điều 28. Đăng ký hồ sơ\nKhi tiếp nhận hồ sơ, công chức kiểm tra việc khai và đăng ký hồ sơ."
+    new = ("Điều 28. Đăng ký hồ sơ\nViệc đăng ký được thực hiện như sau:\n1. Hồ sơ giấy:\n"
+           "a) Hồ sơ của chủ hàng chấp hành tốt được đăng ký ngay sau khi kiểm tra sơ bộ;\n"
+           "b) Hồ sơ khác được đăng ký sau khi kiểm tra. Khi tiếp nhận hồ sơ, công chức kiểm tra "
+           "việc khai và đăng ký hồ sơ.\n2. Hồ sơ điện tử được đăng ký qua hệ thống.")
+    point_b = ("b) Hồ sơ khác được đăng ký sau khi kiểm tra. Khi tiếp nhận hồ sơ, công chức kiểm "
+               "tra việc khai và đăng ký hồ sơ.")
+    assert judge(point_b, [old, new]) is None  # was 0: the old article, counted stale
+    assert judge(old, [old, new]) == 0 and judge(new, [old, new]) == 1
+
+
+def test_a_quote_that_rewrites_two_clauses_gives_the_target_its_own() -> None:
+    text, how = new_wording("Sửa đổi khoản 1 và khoản 2 Điều 18 như sau:\n“1. Nhập khẩu: 30 "
+                            "ngày;\n2. Xuất khẩu: 8 giờ.”", ("18", "1", None), "1. Nhập khẩu.")
+    assert (text, how) == ("1. Nhập khẩu: 30 ngày;", "quoted")
 
 
 def test_scoring_counts_stale_premature_and_repealed() -> None:

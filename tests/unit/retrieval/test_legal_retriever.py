@@ -19,7 +19,7 @@ from hopgraph.retrieval import (
     legal_systems,
     load_questions,
 )
-from hopgraph.retrieval._legal import body_grams, phrase_grams
+from hopgraph.retrieval._legal import body_grams, phrase_grams, rerank_params
 from hopgraph.retrieval._legal_query import definition_subject, fold, prepare_question
 from hopgraph.retrieval._legal_types import DEFAULT_BODY_WEIGHT
 from tests.retrieval_fixtures import HashEmbedder
@@ -75,8 +75,9 @@ def test_one_round_trip_and_successor_assembly() -> None:
     assert [(i.role, i.node_id, i.applicable) for i in ctx.items] == [
         ("seed", "A:D5.K2", False), ("successor", "A:D5.K2@B", True)]
     assert ctx.items[0].scores["rerank"] == 1.0
-    assert "amended by khoản 1 Điều 1 Luật B, effective 2015-01-01" in ctx.items[1].validity_note
-    assert ctx.items[1].citation.endswith("(wording enacted by B)")
+    assert "được sửa đổi bởi khoản 1 Điều 1 Luật B, có hiệu lực từ 01/01/2015" in ctx.items[1].validity_note
+    assert ctx.items[1].validity_note.startswith("đang có hiệu lực tại ngày 01/01/2020")
+    assert ctx.items[1].citation.endswith("(nội dung sửa đổi theo văn bản số B)")
     assert ctx.to_dict()["items"][1]["path"][0]["effective_date"] == "2015-01-01"
 
 
@@ -97,6 +98,22 @@ def test_rerank_parameters_carry_the_question_side() -> None:
     LegalRetriever(runner, HashEmbedder(), config=RetrievalConfig(heading_weight=0.45)).retrieve(
         "mức hưởng", k=3)
     assert runner.calls[-1][1]["w_heading"] == 0.45
+
+
+def test_a_question_names_units_as_their_paths_and_only_the_rerank_sends_them() -> None:
+    from hopgraph.retrieval._legal_query import named_units
+
+    assert named_units("Khoản 2 Điều 5 Nghị định 12/2016/NĐ-CP quy định gì?") == ("D5.K2",)
+    assert named_units("điểm đ khoản 1a Điều 98a và Điều 7 Luật 78/2006/QH11") == (
+        "D98a.K1a.đ", "D7")
+    assert named_units("Điều khoản chung của hợp đồng") == ()
+    prepared = prepare_question("Tại ngày 01/07/2021, khoản 3 Điều 4 Nghị định 12/2016/NĐ-CP "
+                                "quy định như thế nào?")
+    params = rerank_params(prepared, RetrievalConfig())
+    assert params["unit_paths"] == ["D4.K3"] and params["w_unit"] > 0
+    assert params["doc_numbers"] == ["12/2016/nđ-cp"]
+    flat = rerank_params(prepared, RetrievalConfig(rerank=False))
+    assert flat["unit_paths"] == [""] and flat["w_unit"] == 0.0
 
 
 def test_body_grams_leave_out_pairs_of_stopwords() -> None:
