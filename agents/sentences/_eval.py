@@ -12,7 +12,9 @@ Systems, all measured in the same run on the same graph:
 * ``passage-ro``: passage-level retrieval only (vector top-k passages, all their sentences).
 
 ``graph`` shows the answering sentence(s) first (the answer line, issue 29);
-``graph-score-order`` is the same evidence in retrieval order (the order before).
+``graph-score-order`` is the same evidence in retrieval order (the order before);
+``graph-with-detours`` keeps the sentences reached without leaving their anchor's passage
+(``trim_detours=False``, the evidence before issue 29 trimmed them).
 
 Metrics per question: supporting-sentence recall@k over the ranked evidence and over all of it,
 precision of all of it, passage recall (both gold passages among the evidence's passages), context
@@ -206,6 +208,7 @@ def evaluate(
     systems: dict[str, Callable[[EvalQuestion, list[float]], Ranked]] = {
         "graph": _graph_system(reasoner),
         "graph-score-order": _graph_system(reasoner.with_config(answer_first=False)),
+        "graph-with-detours": _graph_system(reasoner.with_config(trim_detours=False)),
         "graph-no-fusion": _graph_system(reasoner.with_config(fusion=False)),
         "graph-anchor-pool": _graph_system(reasoner.with_config(anchor_pool=True)),
         "graph-no-cover": _graph_system(reasoner.with_config(cover_facets=False)),
