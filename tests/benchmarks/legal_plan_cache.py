@@ -15,19 +15,18 @@ Run: ``python -m tests.benchmarks.legal_plan_cache``; writes results/legal_plan_
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import statistics
-import tempfile
+import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests.*
+
 from hopgraph.loaders.legal import load_legal
 from hopgraph.retrieval import LegalRetriever
-from hopgraph.settings import default_home
+from tests.benchmarks._common import local_neo4j, machine_load
 from tests.retrieval_fixtures import HashEmbedder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,15 +43,9 @@ def questions() -> list[str]:
 
 
 def run(size_hints: bool, qs: list[str]) -> dict[str, Any]:
-    root = Path(tempfile.mkdtemp(prefix="hopgraph-plan-cache-"))
-    inst = LocalInstance(root=root, cache_root=default_home() / "cache", bolt_port=free_port(),
-                         http_port=free_port(), heap="1g", pagecache="512m",
-                         size_hinted_plans=size_hints)
-    inst.start()
-    try:
-        driver = connect(inst.uri, "neo4j", inst.password())
-        install_schema(driver, "neo4j", dimension=384)
-        runner = Neo4jRunner(driver, database="neo4j", timeout_s=120.0)
+    with local_neo4j("hopgraph-plan-cache-", dimension=384, query_timeout_s=120.0, heap="1g",
+                     pagecache="512m", size_hinted_plans=size_hints) as server:
+        runner = server.runner
         load_legal(runner, HashEmbedder(), [SAMPLES])
         retriever = LegalRetriever(runner, HashEmbedder())
         passes: list[list[float]] = []
@@ -64,10 +57,6 @@ def run(size_hints: bool, qs: list[str]) -> dict[str, Any]:
                 retriever.retrieve(q, k=5, as_of="2024-01-01")
                 times.append((time.perf_counter() - t) * 1000)
             passes.append(times)
-        driver.close()
-    finally:
-        inst.stop()
-        shutil.rmtree(root, ignore_errors=True)
     first, second = passes
     return {
         "internal.cypher.use_parameter_size": size_hints,
@@ -87,10 +76,10 @@ def main() -> None:
     qs = questions()
     result: dict[str, Any] = {
         "date_utc": datetime.now(UTC).strftime("%Y-%m-%d %H:%M"), "questions": len(qs),
-        "distinct_lengths": len({len(q) for q in qs}), "load_avg_start": os.getloadavg()[0],
+        "distinct_lengths": len({len(q) for q in qs}), "load_avg_start": machine_load(),
         "runs": [run(True, qs), run(False, qs)],
     }
-    result["load_avg_end"] = os.getloadavg()[0]
+    result["load_avg_end"] = machine_load()
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "legal_plan_cache.json").write_text(json.dumps(result, indent=2))
     print(json.dumps({k: v for k, v in result.items() if k != "runs"}, indent=2))

