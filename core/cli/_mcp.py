@@ -6,7 +6,7 @@ import logging
 
 import click
 
-from hopgraph import MCP_TRANSPORTS, GuardSettings, Hopgraph, run_mcp_server
+from hopgraph import MCP_TRANSPORTS, GuardSettings, run_mcp_server, serving_hopgraph
 from hopgraph.cli._context import settings_of
 
 
@@ -30,5 +30,5 @@ def mcp(ctx: click.Context, transport: str, host: str, port: int, token: str | N
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     if transport == "streamable-http":
         GuardSettings.for_host(host, port, token)  # an exposed host without a token: refused
-    with Hopgraph(settings=settings_of(ctx), use_llm=False) as hg:
+    with serving_hopgraph(settings_of(ctx), use_llm=False) as hg:
         run_mcp_server(hg, transport, host=host, port=port, token=token)

@@ -6,7 +6,6 @@ import logging
 
 import click
 
-from hopgraph import Hopgraph
 from hopgraph.cli._context import settings_of
 
 
@@ -20,9 +19,10 @@ from hopgraph.cli._context import settings_of
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, token: str | None, no_llm: bool) -> None:
     """Serve the read-only HTTP API (OpenAPI at /docs) and the Vietnamese web app at /."""
-    from hopgraph import GuardSettings, run_http_server
+    from hopgraph import GuardSettings, run_http_server, serving_hopgraph
 
     GuardSettings.for_host(host, port, token)  # refuse an exposed host without a token first
     logging.getLogger("neo4j").setLevel(logging.ERROR)
-    with Hopgraph(settings=settings_of(ctx), use_llm=not no_llm) as hg:
+    # question vectors cached in memory: a server embeds the same questions again
+    with serving_hopgraph(settings_of(ctx), use_llm=not no_llm) as hg:
         run_http_server(hg, host=host, port=port, token=token, use_llm=not no_llm)

