@@ -403,7 +403,16 @@ def _consolidated_unit(r: Mapping[str, Any], depth: int, context: _Context | Non
         # an instruction that rewrites the unit, in force, whose new wording was not captured:
         # the wording below may be the old one; say so rather than serve it as in force
         by = c.source_id.split(":", 1)[0]
-        if c.kind == "AMENDS" and c.method not in (*_TEXTUAL_ALL, "renumbering") \
+        if c.kind == "AMENDS" and c.method == "partial_repeal" and _started(c, as_of):
+            # "Bãi bỏ các quy định liên quan đến … tại khoản 1 Điều 19": the unit stays, with
+            # what was repealed of it, since the part cannot be computed from the instruction
+            when = c.describe()[len(_VERB["AMENDS"]) + 1:]  # "<citation>, hiệu lực từ …"
+            notes.append(f"một phần nội dung bị bãi bỏ bởi {when}: {c.evidence} — phạm vi "
+                         "bãi bỏ không xác định được từ lệnh; nội dung dưới đây có thể còn phần "
+                         "đã bị bãi bỏ")
+            continue
+        if c.kind == "AMENDS" and c.method not in (*_TEXTUAL_ALL, "renumbering",
+                                                   "partial_repeal") \
                 and _started(c, as_of) \
                 and by not in version_docs and r.get("supplemented_by") != by \
                 and (context is None or context.amended_by != by):

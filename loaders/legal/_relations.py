@@ -93,6 +93,11 @@ def split_actions(masked: str) -> list[str]:
 _AFTER = re.compile(r"\s+vào\s+(?:sau|trước|cuối)\s+|\s+vào\s+(?=(?:điểm|khoản|Điều))", re.IGNORECASE)
 _PHRASE = re.compile(r"(?:thay\s+thế|thay|bỏ)\s+(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ", re.IGNORECASE)
 _ANNEX_REPLACE = re.compile(r"thay\s+thế\s+(?:các\s+)?(?:Phụ\s+lục|Mẫu)", re.IGNORECASE)
+# "Bãi bỏ các quy định liên quan đến … tại khoản 1 Điều 19", "Bãi bỏ các nội dung quy định về
+# tỷ giá … tại:": part of a unit, described by content; its extent cannot be computed
+_PARTIAL_REPEAL = re.compile(
+    r"^(?:bãi\s+bỏ|hủy\s+bỏ|huỷ\s+bỏ)\s+(?:các\s+|một\s+số\s+|những\s+)?(?:nội\s+dung|quy\s+định)\b",
+    re.IGNORECASE)
 _HOW = re.compile(r"\s+(?:như\s+sau|sau\s+đây)\s*:?\s*$", re.IGNORECASE)
 _REPLACE_DOC = re.compile(
     r"(?:thay\s+thế|bãi\s+bỏ)\s+(?:các\s+)?(?P<dtype>Luật|Bộ luật|Nghị định|Thông tư liên tịch|Thông tư|"
@@ -296,6 +301,11 @@ class _Extractor:
             first = lines[1].strip()  # "Điều 13. <heading>" then "Sửa đổi quy định tại …"
         if _PASSIVE_PHRASE.match(first):
             return first
+        if self._partial_parent(unit) is not None and find_citations(
+                " ".join(x.strip() for x in lines), self.names):
+            # "b) Khoản 1⏎Điều 6 của Luật … số 04/2007/QH11 …;": a place of the repeal above
+            return " ".join(_strip_marker(x) if i == 0 else x.strip()
+                            for i, x in enumerate(lines) if x.strip())
         if not (_ACTION_START.match(first) or _PASSIVE.match(first)):
             # "c) Khoản 5 Điều 2 … của Luật X;" under "Thay thế cụm từ “A” bằng cụm từ “B” tại
             # các luật sau đây:": a place of the phrase edit above it
@@ -377,6 +387,22 @@ class _Extractor:
             if not paths and _WHOLE_TEXT.search(phrase.group("where")):
                 self.add(Relation(source, target_doc, "AMENDS", method, head[:500], effective,
                                   target_kind="document", edits=edits))
+            return True
+        partial_parent = self._partial_parent(unit)
+        if _PARTIAL_REPEAL.match(masked) or partial_parent is not None:
+            # part of a unit repealed by a description of its content: the unit is named and
+            # flagged (method partial_repeal, no new wording), never repealed whole
+            places = masked if partial_parent is not None else (
+                re.split(r"\s(?:tại|ở|trong)\s", masked, maxsplit=1)[-1]
+                if re.search(r"\s(?:tại|ở|trong)\s", masked) else "")
+            said = head if partial_parent is None else f"{partial_parent} {head}"
+            paths = self._targets(places, self._outer_container(unit), target_doc=target_doc)
+            for path in paths:
+                self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", "partial_repeal",
+                                  said[:500], effective))
+            if not paths and places and _WHOLE_TEXT.search(places):
+                self.add(Relation(source, target_doc, "AMENDS", "partial_repeal", said[:500],
+                                  effective, target_kind="document"))
             return True
         passive = _PASSIVE.match(masked)
         segments: list[tuple[str | None, str]]
@@ -542,6 +568,18 @@ class _Extractor:
         masked = mask_quotes(line)
         if _TEXTUAL_START.match(masked) and _HOW.search(masked + " ") and not unit.quotes:
             return masked
+        return None
+
+    def _partial_parent(self, unit: Unit) -> str | None:
+        """The partial repeal this unit lists places of (its parent's instruction is ``Bãi bỏ
+        các nội dung quy định về … tại:``), else None."""
+        parent = unit.parent
+        if parent is None or unit.level not in ("Clause", "Point") or unit.quotes:
+            return None
+        line = " ".join(x.strip() for x in (parent.own_text or "").split("\n") if x.strip())
+        line = _strip_marker(line)
+        if _PARTIAL_REPEAL.match(line) and line.endswith(":"):
+            return line
         return None
 
     def _outer_container(self, unit: Unit) -> list[tuple[str, str]]:

@@ -200,3 +200,32 @@ def test_an_insertion_the_base_copy_already_has_takes_the_inserted_wording(
     assert units["D2a.K1"].text == "1. Quy hoạch bến được lập cho từng vùng."
     assert units["D2a.K2"].text == "2. Bộ phê duyệt quy hoạch bến."
     assert "21/2019/QH14" in units["D2a"].mark()
+
+
+PARTIAL_REPEALER = """QUỐC HỘI
+Luật số: 22/2019/QH14
+Hà Nội, ngày 01 tháng 6 năm 2019
+LUẬT
+SỬA ĐỔI MỘT SỐ ĐIỀU CỦA LUẬT THỦY LỢI THỬ NGHIỆM
+Điều 1. Hiệu lực và điều khoản thi hành
+1. Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2020.
+2. Bãi bỏ các quy định liên quan đến trạm bơm nhỏ tại khoản 1 Điều 1 của Luật Thủy lợi thử \
+nghiệm số 10/2015/QH13.
+"""
+
+
+def test_a_partial_repeal_by_content_flags_the_unit_and_keeps_it(
+        runner: Neo4jRunner, tmp_path: Path) -> None:
+    # 5. "Bãi bỏ các quy định liên quan đến … tại khoản 1 Điều 1": the clause and its points stay
+    # in force, with a note that part of it was repealed and that the part cannot be computed
+    _load(runner, tmp_path, {"base.txt": BASE, "partial.txt": PARTIAL_REPEALER})
+    units = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2015/QH13",
+                                                        date(2021, 1, 1)).units}
+    assert units["D1.K1"].shown and units["D1.K1"].state != "repealed"
+    assert [units[k].shown for k in ("D1.K1.a", "D1.K1.b")] == [True, True]
+    mark = units["D1.K1"].mark()
+    assert "một phần nội dung bị bãi bỏ bởi" in mark and "22/2019/QH14" in mark
+    assert "phạm vi bãi bỏ không xác định được" in mark
+    before = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2015/QH13",
+                                                         date(2019, 12, 31)).units}
+    assert "bãi bỏ" not in before["D1.K1"].mark()
