@@ -23,7 +23,9 @@ Run: ``python -m tests.benchmarks.embed_throughput`` (writes ``results/embed_thr
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -140,6 +142,7 @@ def main() -> None:
     path = resolve_sentence_transformer("all-MiniLM-L6-v2")
     st = SentenceTransformer(path, device="cpu")
     onnx_dir = Path(tempfile.mkdtemp(prefix="hopgraph-embed-bench-"))
+    atexit.register(shutil.rmtree, onnx_dir, True)  # the exported graphs, ~110 MB
     fp32 = OnnxSentenceEncoder(st, path, onnx_dir, name="all-MiniLM-L6-v2", threads=1)
     int8 = OnnxSentenceEncoder(st, path, onnx_dir, name="all-MiniLM-L6-v2", threads=1,
                                precision="int8")
