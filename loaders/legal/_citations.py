@@ -26,7 +26,8 @@ _L = r"[a-zđ]\d?"
 _NLIST = rf"{_N}(?:(?:\s*,\s*(?:và\s+|hoặc\s+)?|\s+và\s+|\s+hoặc\s+){_N}(?![\d.]))*"
 _LLIST = rf"{_L}(?:(?:\s*,\s*(?:và\s+|hoặc\s+)?|\s+và\s+|\s+hoặc\s+){_L}(?![\w]))*"
 _CHAIN = re.compile(
-    rf"(?<![\wÀ-ỹ])(?:(?:các\s+)?điểm\s+(?P<pts>{_LLIST}|này)(?![\wÀ-ỹ])\s*"
+    rf"(?<![\wÀ-ỹ])(?:(?:(?:các\s+)?tiết\s+(?P<tts>{_L}(?:(?:\s*,\s*|\s+và\s+|\s+hoặc\s+)(?:tiết\s+)?{_L})*)(?![\wÀ-ỹ])\s*(?:của\s+|tại\s+)?)?"
+    rf"(?:các\s+)?điểm\s+(?P<pts>{_LLIST}|này)(?![\wÀ-ỹ])\s*"
     rf"(?:,\s*(?=(?:khoản|[đð]iều)\s))?(?:của\s+|tại\s+)?)?"
     rf"(?:(?:(?:các\s+)?khoản\s+(?P<khs>{_NLIST}|này)|từ\s+khoản\s+(?P<k1>{_N})\s+đến\s+(?:khoản\s+)?(?P<k2>{_N}))"
     rf"(?![\wÀ-ỹ])\s*(?:,\s*(?=[đð]iều\s))?(?:của\s+|tại\s+)?)?"
@@ -327,6 +328,9 @@ def find_citations(text: str, names: Mapping[str, str] | None = None) -> list[Ci
         if m.end() == m.start():
             continue
         pts, khs, ds = _items(m.group("pts")), _items(m.group("khs")), _items(m.group("ds"))
+        if m.group("tts") and pts and pts != ["này"]:
+            # "tiết b1 điểm b": a tiết is kept beside the points, named by its own marker
+            pts = _items(re.sub(r"tiết\s+", "", m.group("tts")))
         if khs is None:
             khs = _range(m.group("k1"), m.group("k2"))
         if ds is None:

@@ -225,3 +225,11 @@ def test_a_list_of_places_wrapped_over_lines_keeps_every_place(tmp_path: Path) -
              if r.target.startswith("27/2023/QH15:")}
     assert {("D3.K3", "textual_substitution"), ("D5.K2", "textual_substitution"),
             ("D88.K9", "textual_substitution")} <= edges
+
+
+def test_a_tiet_is_named_by_its_own_marker() -> None:
+    from hopgraph.loaders.legal._citations import find_citations
+
+    (c,) = find_citations("Sửa đổi, bổ sung tiết c2 và tiết c3 điểm c khoản 3 Điều 34", None)
+    # "c2)" is a unit beside "c)" in the id scheme (khoản 3 holds c, c1, c2 …)
+    assert (c.points, c.clauses, c.articles) == (["c2", "c3"], ["3"], ["34"])
