@@ -21,6 +21,7 @@ from hopgraph.loaders.biomed import (
     DEFAULT_BATCH_SIZE,
     SAMPLE_TRIPLETS,
     bulk_import_primekg,
+    estimate_load,
     load_primekg,
 )
 from hopgraph.ports import Embedder
@@ -59,8 +60,10 @@ def primekg(ctx: click.Context, path: Path | None, alias_path: Path | None, batc
         raise click.UsageError("--replace only goes with --bulk-import")
     # Built before any write, so a missing model fails before the load, not after it.
     embedder = embedder_from_settings(settings, "english") if embed_triplets else None
+    estimate = estimate_load(source)  # the size and the time to expect, before it starts
+    click.echo(estimate.summary(bulk=bulk), err=True)
     if bulk:
-        _bulk(settings, source, alias_path, replace, embedder)
+        _bulk(settings, source, alias_path, replace, embedder, estimate.rows)
         return
     # A 10k-row batch can outlast the default read timeout on a busy machine.
     neo = settings.neo4j
@@ -80,12 +83,15 @@ def primekg(ctx: click.Context, path: Path | None, alias_path: Path | None, batc
 
 
 def _bulk(settings: Settings, source: Path, alias_path: Path | None, replace: bool,
-          embedder: Embedder | None) -> None:
+          embedder: Embedder | None, rows: int) -> None:
     if settings.neo4j.uri or docker_started(settings):
         raise click.UsageError(
             "--bulk-import writes the store files of the local runtime's database; it cannot "
             "reach a server given by NEO4J_URI or run in Docker: load without --bulk-import")
-    report = bulk_import_primekg(local_instance(settings), source,
-                                 dimension=settings.embedder.dimension, alias_path=alias_path,
-                                 replace=replace, triplet_embedder=embedder)
+    # the bar follows the read, the longest phase; the import, restart and indexes follow it
+    with tqdm(total=rows, unit=" rows", desc="primekg (read)") as bar:
+        report = bulk_import_primekg(local_instance(settings), source,
+                                     dimension=settings.embedder.dimension, alias_path=alias_path,
+                                     replace=replace, triplet_embedder=embedder,
+                                     progress=bar.update)
     click.echo(report.summary())

@@ -3,6 +3,7 @@ the opt-in pass that stores each edge's triplet embedding for MMR."""
 
 from hopgraph.loaders.biomed._bulk import BulkReport, bulk_import_primekg
 from hopgraph.loaders.biomed._embed import EmbedReport, embed_triplets
+from hopgraph.loaders.biomed._estimate import LoadEstimate, estimate_load
 from hopgraph.loaders.biomed._readers import (
     EdgeRow,
     NodeRow,
@@ -25,7 +26,7 @@ from hopgraph.loaders.biomed._writer import (
 
 __all__ = [
     "DEFAULT_BATCH_SIZE", "SAMPLE_ALIASES", "SAMPLE_TRIPLETS", "BioLoader", "BulkReport", "EdgeRow",
-    "EmbedReport", "LoadReport", "NodeRow", "ReadStats", "RowProblem", "bulk_import_primekg",
-    "embed_triplets", "infer_types", "load_primekg", "read_alias_table", "read_edges", "read_kg_csv",
-    "read_triplet_tsv",
+    "EmbedReport", "LoadEstimate", "LoadReport", "NodeRow", "ReadStats", "RowProblem",
+    "bulk_import_primekg", "embed_triplets", "estimate_load", "infer_types", "load_primekg",
+    "read_alias_table", "read_edges", "read_kg_csv", "read_triplet_tsv",
 ]

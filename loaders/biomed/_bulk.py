@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import csv
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -138,10 +138,27 @@ def write_import_files(edges: Iterable[EdgeRow], out_dir: Path,
     return ImportFiles(nodes_path, edges_path, duplicates)
 
 
+PROGRESS_ROWS = 10_000  # rows between two progress calls of bulk_import_primekg
+
+
+def _counted(edges: Iterable[EdgeRow], stats: ReadStats,
+             progress: Callable[[int], None] | None) -> Iterator[EdgeRow]:
+    """``edges`` as they come, reporting the rows read (``stats.rows``: skipped ones too)."""
+    told = 0
+    for edge in edges:
+        if progress is not None and stats.rows - told >= PROGRESS_ROWS:
+            progress(stats.rows - told)
+            told = stats.rows
+        yield edge
+    if progress is not None and stats.rows > told:
+        progress(stats.rows - told)
+
+
 def bulk_import_primekg(instance: LocalInstance, path: Path, *, dimension: int,
                         alias_path: Path | None = None, replace: bool = False,
                         work_dir: Path | None = None,
-                        triplet_embedder: Embedder | None = None) -> BulkReport:
+                        triplet_embedder: Embedder | None = None,
+                        progress: Callable[[int], None] | None = None) -> BulkReport:
     """Load ``path`` (``kg.csv`` or a triplet TSV) into the local instance's empty database.
 
     Args:
@@ -154,6 +171,9 @@ def bulk_import_primekg(instance: LocalInstance, path: Path, *, dimension: int,
             are deleted afterwards.
         triplet_embedder: opt-in: after the import, store this embedder's vector of every
             edge's verbalised triplet (the transactional loader's embedding pass, over Cypher).
+        progress: called with the number of input rows read (good or skipped) since its last
+            call, every :data:`PROGRESS_ROWS` rows and once at the end of the file, while the
+            rows are read and written for the importer (the longest phase).
 
     Raises:
         IngestError: unreadable input, or a non-empty database without ``replace``.
@@ -179,7 +199,7 @@ def bulk_import_primekg(instance: LocalInstance, path: Path, *, dimension: int,
         stats.add(p)
     out = work_dir or instance.root / "import" / "primekg-bulk"
     try:
-        files = write_import_files(read_edges(path, stats), out, table)
+        files = write_import_files(_counted(read_edges(path, stats), stats, progress), out, table)
         report.prepare_s = time.perf_counter() - started
         t = time.perf_counter()
         instance.stop()

@@ -13,6 +13,8 @@ set the configured LLM answers; without it the deterministic KG scorer does (sta
 by ``load_primekg``; its node and edge counts are recorded) instead of starting and loading one.
 ``--ceiling`` also measures how many questions have an option within 1–3 edges of a question
 entity at all (:func:`hopgraph.agents.biomed._eval.evidence_ceiling`).
+``--fraction F`` loads only a share F of the subset's rows (a seeded shuffle of its lines, so
+each smaller graph is contained in every larger one): how accuracy grows with coverage.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import argparse
 import dataclasses
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -113,6 +116,20 @@ def gold_name_similarity(questions: list[Question], tsv: Path) -> dict[str, Any]
                                               for t in (70, 80, 90, 100)}}
 
 
+def subset_fraction(path: Path, fraction: float, seed: int, tmp: Path) -> Path:
+    """``path`` itself, or a file in ``tmp`` with the first ``fraction`` of its lines after a
+    seeded shuffle (the same seed gives nested shares: 25 % within 50 % within 100 %)."""
+    if fraction >= 1.0:
+        return path
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    order = list(range(len(lines)))
+    random.Random(seed).shuffle(order)
+    keep = sorted(order[: round(fraction * len(lines))])
+    out = tmp / f"subset_{fraction:g}.tsv"
+    out.write_text("".join(lines[i] for i in keep), encoding="utf-8")
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--per-dataset", type=int, default=None,
@@ -134,10 +151,18 @@ def main() -> None:
                     help="file holding the password of --uri (user neo4j)")
     ap.add_argument("--ceiling", action="store_true",
                     help="also count questions with an option within 1-3 edges of a question entity")
+    ap.add_argument("--fraction", type=float, default=1.0,
+                    help="load only this share (0 < F <= 1) of the subset's rows, chosen by a "
+                         "seeded shuffle (--fraction-seed): nested graphs of growing size")
+    ap.add_argument("--fraction-seed", type=int, default=29)
     ap.add_argument("--compare-no-llm", action="store_true",
                     help="also run the configs without the LLM on the same questions (rows "
                          "'no_llm:<config>'), before the LLM rows")
     args = ap.parse_args()
+    if not 0.0 < args.fraction <= 1.0:
+        ap.error(f"--fraction must be in (0, 1], got {args.fraction}")
+    if args.fraction < 1.0 and args.uri is not None:
+        ap.error("--fraction loads its own graph: not with --uri")
     settings = Settings.from_env()
     configs = {n: ABLATIONS[n] for n in args.configs.split(",")}
     llm_server = None
@@ -160,8 +185,11 @@ def main() -> None:
             driver = connect(inst.uri, "neo4j", inst.password())
             install_schema(driver, "neo4j", dimension=384)
             runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
-            report = load_primekg(runner, DATA / "primekg" / "primekg_triples_subset.tsv")
+            source = subset_fraction(DATA / "primekg" / "primekg_triples_subset.tsv",
+                                     args.fraction, args.fraction_seed, tmp)
+            report = load_primekg(runner, source)
             loaded: dict[str, Any] = {
+                "fraction": args.fraction, "fraction_seed": args.fraction_seed,
                 "rows": report.rows_read, "seconds": round(report.seconds, 1),
                 "rows_per_s": round(report.rows_per_s), "nodes": report.nodes_after,
                 "edges": report.edges_after, "skipped": report.problems_by_reason}

@@ -52,9 +52,11 @@ def second(neo4j_server: Server, tmp_path_factory: pytest.TempPathFactory) -> It
 
 def test_bulk_import_builds_the_transactional_loaders_graph(
         second: LocalInstance, runner: Neo4jRunner, schema_installed: Server) -> None:
-    report = bulk_import_primekg(second, SAMPLE_TRIPLETS, dimension=384)
+    progress: list[int] = []
+    report = bulk_import_primekg(second, SAMPLE_TRIPLETS, dimension=384, progress=progress.append)
     assert second.running_pid() is not None
     assert report.rows_read > 0 and report.duplicate_rows > 0  # the sample repeats edges
+    assert sum(progress) == report.rows_read  # the CLI's progress bar reaches the rows read
     load_primekg(runner, SAMPLE_TRIPLETS)
     driver = connect(second.uri, "neo4j", second.password())
     try:
