@@ -493,11 +493,19 @@ class _Extractor:
             target_part = seg
             after = _AFTER.search(seg)
             anchors: list[str] = []
+            holder: list[tuple[str, str]] | None = None
             if after:
                 target_part, anchor_text = seg[: after.start()], seg[after.end():]
                 anchors = self._targets(anchor_text, container, target_doc=target_doc)
                 anchor_path = anchors[0] if anchors else None
-            targets = self._targets(target_part, container if anchor_path is None else
+                if anchor_path is not None and not re.search(r"\b(?:sau|trước)\b",
+                                                             after.group(0), re.IGNORECASE):
+                    # "Bổ sung điểm đ vào khoản 1 Điều 4", "… vào cuối khoản 2": the unit named
+                    # holds the new one (it is not a sibling it follows)
+                    holder = [(seg_[0], seg_[1:]) for seg_ in anchor_path.split(".")]
+                    anchor_path = None
+            targets = self._targets(target_part, holder if holder is not None else
+                                    container if anchor_path is None else
                                     self._container_of_path(anchor_path) or container,
                                     target_doc=target_doc)
             if not targets and not anchors:

@@ -233,3 +233,34 @@ def test_a_tiet_is_named_by_its_own_marker() -> None:
     (c,) = find_citations("Sửa đổi, bổ sung tiết c2 và tiết c3 điểm c khoản 3 Điều 34", None)
     # "c2)" is a unit beside "c)" in the id scheme (khoản 3 holds c, c1, c2 …)
     assert (c.points, c.clauses, c.articles) == (["c2", "c3"], ["3"], ["34"])
+
+
+POINTS = """QUỐC HỘI
+Luật số: 20/2019/QH14
+Hà Nội, ngày 01 tháng 6 năm 2019
+LUẬT
+SỬA ĐỔI LUẬT THỬ
+Điều 1. Sửa đổi, bổ sung một số điều của Luật thử số 10/2015/QH13
+1. Sửa đổi, bổ sung điểm a và điểm b khoản 2 Điều 3 như sau:
+“a) Một;
+b) Hai;”
+2. Bổ sung điểm đ vào khoản 1 Điều 4 như sau:
+“đ) Năm.”
+3. Bổ sung điểm c vào sau điểm b khoản 2 Điều 5 như sau:
+“c) Ba.”
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2020.
+"""
+
+
+def test_points_land_in_their_clause_never_on_the_article(tmp_path: Path) -> None:
+    # 7. "điểm a và điểm b khoản K" and "Bổ sung điểm đ vào khoản K Điều N": no phantom point
+    (tmp_path / "p.txt").write_text(POINTS, encoding="utf-8")
+    docs, _, _ = parse_inputs([tmp_path / "p.txt"])
+    edges = {(r.type, r.target.split(":")[1]) for r in docs[0].relations
+             if r.target.startswith("10/2015/QH13:")}
+    assert edges == {("AMENDS", "D3.K2.a"), ("AMENDS", "D3.K2.b"),
+                     ("SUPPLEMENTS", "D4.K1.đ"), ("SUPPLEMENTS", "D5.K2.c")}
+    inserted = {n.id.split(":")[1]: n.inserted_after for n in docs[0].new_units
+                if n.kind == "inserted"}
+    assert inserted == {"D4.K1.đ": None, "D5.K2.c": "10/2015/QH13:D5.K2.b"}
