@@ -30,7 +30,8 @@ Key = tuple[str, str | None, str | None]
 _ARTICLE = re.compile(r"^Điều\s+(\d+[a-zđ]?)\s*[.:]", re.IGNORECASE)
 _CLAUSE = re.compile(r"^(?:\[\d+\]\s*)*(\d+[a-zđ]?)\.(?!\d)")
 _POINT = re.compile(r"^(?:\[\d+\]\s*)*([a-zđ]\d?)\)")
-_GLUED_FIRST_CLAUSE = re.compile(r"^(Điều\s+\d+[a-zđ]?\s*[.:][^\n]{0,250}?)\s+1\.\s+(?=[A-ZĐÀ-Ỹ])")
+_GLUED_FIRST_CLAUSE = re.compile(
+    r"^(Điều\s+\d+[a-zđ]?\s*[.:][^\n]{0,250}?)\s+1\.(?:\[\d+\])*\s*(?=[A-ZĐÀ-Ỹ])")
 _HEADING = re.compile(r"^(?:Chương|Mục|Phần|Tiểu\s+mục)\b", re.IGNORECASE)
 _PAGE_PREFIX = re.compile(r"^Văn bản hợp nhất \d+/VBHN-[^.]*?\.\s*")
 _FOOTNOTE = re.compile(r"\[\d+\]")

@@ -202,6 +202,10 @@ def test_a_heading_glued_to_its_first_clause_is_split() -> None:
                               "2. Khác.\n")
     assert official[("27", None, None)].text == "Điều 27. Yêu cầu về công nghiệp"
     assert official[("27", "1", None)].text == "1. Phù hợp với quy hoạch."
+    # the heading split over two lines, a footnote marker after the clause number
+    official = split_official("Điều\n27. Yêu cầu về công nghiệp 1.[6] Phù hợp.\n2. Khác.\n")
+    assert official[("27", None, None)].text == "Điều 27. Yêu cầu về công nghiệp"
+    assert official[("27", "1", None)].text == "1.[6] Phù hợp."
 
 
 WRAPPED = """QUỐC HỘI
