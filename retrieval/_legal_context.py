@@ -16,6 +16,7 @@ from hopgraph.retrieval._legal_types import (
     Provenance,
     RetrievalConfig,
     Role,
+    vn_date,
 )
 
 _LEVEL_WORDS = {
@@ -86,13 +87,13 @@ def assemble_context(
             not_before = not_before or part_unknown[1]
             if complete:
                 consolidated = True
-                seed_note += "; shown in its consolidated wording at the date: " + part_notes
+                seed_note += "; trình bày theo nội dung hợp nhất tại ngày xét: " + part_notes
             else:
                 seed_text = None
                 seed_applicable = False
-                seed_note = (f"amended in part at {as_of.isoformat()}: the wording below is as "
-                             f"enacted, not in force as a whole; the parts in force are listed "
-                             f"separately ({part_notes})")
+                seed_note = (f"đã được sửa đổi một phần tại ngày {vn_date(as_of)}: nội dung "
+                             f"dưới đây là nội dung ban hành ban đầu, không còn áp dụng nguyên "
+                             f"văn; các phần đang áp dụng được nêu riêng ({part_notes})")
         if unknown:
             seed_note += "; " + unknown_date_note(not_before)
         add(replace(_item(unit, "seed", cand.id, dict(cand.scores), [], seed_applicable,
@@ -105,9 +106,10 @@ def assemble_context(
             if succ.get("is_version") and succ.get("anchor_id"):
                 path.append(ChainStep("VERSION_OF", applicable_id, succ["anchor_id"],
                                       effective_date=succ.get("valid_from")))
-            note = f"in force at {as_of.isoformat()}"
+            note = f"đang có hiệu lực tại ngày {vn_date(as_of)}"
             if path:
-                note += "; " + "; ".join(s.describe() for s in path if s.relation != "VERSION_OF")
+                note += "; " + "; ".join(s.describe() for s in path if s.relation != "VERSION_OF"
+                                         and s.source_id != applicable_id)
             s_unknown = bool((decisive or {}).get("date_unknown") or succ.get("valid_from_unknown"))
             s_before = (decisive or {}).get("not_before") or succ.get("not_before")
             if s_unknown:
@@ -122,12 +124,14 @@ def assemble_context(
             if part["kind"] == "VERSION_OF":
                 steps.append(ChainStep("VERSION_OF", part["shown_id"], part["part_id"],
                                        effective_date=shown.get("valid_from")))
-                note = (f"in force at {as_of.isoformat()}: new wording of a part of the seed"
-                        + (f", effective {shown['valid_from'].isoformat()}"
+                note = (f"đang có hiệu lực tại ngày {vn_date(as_of)}: nội dung mới của một "
+                        "phần quy định tìm được"
+                        + (f", có hiệu lực từ {vn_date(shown['valid_from'])}"
                            if shown.get("valid_from") else ""))
             else:
-                note = (f"in force at {as_of.isoformat()}: part inserted into the seed"
-                        + (f", effective {shown['valid_from'].isoformat()}"
+                note = (f"đang có hiệu lực tại ngày {vn_date(as_of)}: phần được bổ sung vào "
+                        "quy định tìm được"
+                        + (f", có hiệu lực từ {vn_date(shown['valid_from'])}"
                            if shown.get("valid_from") else ""))
             p_unknown = bool(shown.get("valid_from_unknown"))
             if p_unknown:
@@ -146,8 +150,8 @@ def assemble_context(
             step = ChainStep("REFERS_TO", ref["from_id"], ref["target_id"],
                              source_citation=units.get(ref["from_id"], {}).get("citation"),
                              method=ref.get("method"), evidence=ref.get("evidence"))
-            note = ("referenced provision, in force" if ok else
-                    "referenced provision, not in force at " + as_of.isoformat())
+            note = ("quy định được dẫn chiếu, đang có hiệu lực" if ok else
+                    "quy định được dẫn chiếu, không có hiệu lực tại ngày " + vn_date(as_of))
             add(_item(target, "reference", cand.id, follow_score, [step], ok, note))
     return items, list(dict.fromkeys(warnings)), truncated
 
@@ -165,7 +169,7 @@ def _containing_article(unit: Mapping[str, Any]) -> ContextItem | None:
                          "doc": doc}
             step = ChainStep("CONTAINS", pos["id"], unit["id"])
             return _item(prov_unit, "provenance", unit["id"], {}, [step],
-                         _valid_at(unit, None), "structure: the article containing the seed",
+                         _valid_at(unit, None), "cấu trúc: điều chứa quy định tìm được",
                          text=text)
     return None
 
@@ -244,70 +248,79 @@ def _consolidated_seed(unit: Mapping[str, Any], info: Mapping[str, Any],
         marker = f"{number})" if orig.get("level") == "Point" else f"{number}."
         if part["kind"] == "REPEALS":
             changes.append(PartChange("REPEALS", orig.get("text") or "", None, marker))
-            readings.append(f"{name} repealed")
+            readings.append(f"{name} bị bãi bỏ")
             continue
         if shown is None:
             continue
         if shown.get("valid_from_unknown"):
             unknown, not_before = True, shown.get("not_before")
-        when = (f"effective {shown['valid_from'].isoformat()}" if shown.get("valid_from")
+        when = (f"có hiệu lực từ {vn_date(shown['valid_from'])}" if shown.get("valid_from")
                 else unknown_date_note(shown.get("not_before")))
         inserted_after = orig.get("inserted_after")
         if inserted_after:
             anchor = (units.get(inserted_after) or {}).get("text")
             changes.append(PartChange("SUPPLEMENTS", "", shown.get("text") or "", marker,
                                       anchor_text=anchor))
-            readings.append(f"{name} inserted ({when})")
+            readings.append(f"{name} được bổ sung ({when})")
         else:
             changes.append(PartChange("VERSION_OF", orig.get("text") or "",
                                       shown.get("text") or "", marker))
-            readings.append(f"{name} in its new wording {shown['id']} ({when})")
+            readings.append(f"{name} theo nội dung mới ({provenance_of(shown).citation}, "
+                            f"{when})")
     text, complete = consolidate_text(unit.get("text") or "", changes)
     return text, complete, "; ".join(readings), (unknown, not_before)
 
 
 def _seed_note(unit: Mapping[str, Any], info: Mapping[str, Any], as_of: date, applicable: bool,
                units: Mapping[str, Mapping[str, Any]]) -> str:
-    day = as_of.isoformat()
+    day = vn_date(as_of)
     decisive = info.get("decisive")
     pending = [e for e in info.get("events") or [] if not e.get("in_force") and not e.get("cycle")]
     parts: list[str] = []
     if applicable:
-        parts.append(f"in force at {day}")
+        parts.append(f"đang có hiệu lực tại ngày {day}")
     elif decisive is not None and decisive.get("kind") == "REPEALS":
         steps = [_step(s, as_of) for s in decisive.get("steps", [])]
-        parts.append(f"not applicable at {day}: " + "; ".join(s.describe() for s in steps))
+        parts.append(f"đã bị bãi bỏ, không áp dụng tại ngày {day}: "
+                     + "; ".join(s.describe() for s in steps))
     elif info.get("doc_replaced"):
         rep = info["doc_replaced"][0]
         eff = rep.get("effective")
-        verb = "repealed" if rep.get("kind") == "REPEALS" else "replaced"
-        parts.append(f"not applicable at {day}: document {verb} by {rep.get('number') or rep['doc_id']}"
-                     + (f", effective {eff.isoformat()}" if eff else ""))
+        verb = "bị bãi bỏ" if rep.get("kind") == "REPEALS" else "bị thay thế"
+        parts.append(f"không áp dụng tại ngày {day}, văn bản {verb} bởi văn bản số "
+                     f"{rep.get('number') or rep['doc_id']}"
+                     + (f", có hiệu lực từ {vn_date(eff)}" if eff else ""))
     elif info.get("applicable_id"):
         succ = units.get(info["applicable_id"], {})
         steps = [_step(s, as_of) for s in (decisive or {}).get("steps", [])]
-        reading = "; ".join(s.describe() for s in steps)
-        parts.append(f"superseded at {day}: {reading}; applicable wording: "
-                     f"{succ.get('citation') or info['applicable_id']}")
+        reading = "; ".join(s.describe() for s in steps if s.source_id != unit.get("id"))
+        # the wording in force is named with the document that enacted it: a new wording of
+        # the same clause has the same citation, and a note must not name the item itself
+        current = provenance_of(succ).citation if succ else str(info["applicable_id"])
+        own = provenance_of(unit).citation
+        parts.append(f"không còn áp dụng tại ngày {day}"
+                     + (f": {reading}" if reading else "")
+                     + (f"; nội dung đang áp dụng: {current}" if current != own else ""))
     elif unit.get("valid_from") is not None and unit["valid_from"] > as_of:
-        parts.append(f"not yet in force at {day} (valid from {unit['valid_from'].isoformat()})")
+        parts.append(f"chưa có hiệu lực tại ngày {day} (có hiệu lực từ "
+                     f"{vn_date(unit['valid_from'])})")
     elif unit.get("valid_to") is not None and unit["valid_to"] <= as_of:
-        parts.append(f"no longer in force at {day} (valid to {unit['valid_to'].isoformat()})")
+        parts.append(f"hết hiệu lực tại ngày {day} (hiệu lực đến {vn_date(unit['valid_to'])})")
     else:
-        parts.append(f"not applicable at {day}")
+        parts.append(f"không áp dụng tại ngày {day}")
     for e in info.get("events") or []:
         if e.get("kind") == "SUPPLEMENTS" and e.get("in_force") and e.get("steps"):
             step = _step(e["steps"][-1], as_of)
-            where = "" if e.get("scope") == "self" else " (a containing unit)"
-            parts.append(f"inserted{where}: " + step.describe())
+            where = "" if e.get("scope") == "self" else " (ở đơn vị chứa quy định này)"
+            parts.append(f"có nội dung bổ sung{where}: " + step.describe())
         if e.get("textual") and e.get("in_force") and e.get("steps"):
             step = _step(e["steps"][-1], as_of)
-            parts.append("wording changed in part (textual amendment): " + step.describe()
+            parts.append("được sửa đổi một số từ ngữ: " + step.describe()
                          + (f" — {step.evidence}" if step.evidence else ""))
     for e in pending:
         steps = [_step(s, as_of) for s in e.get("steps", [])]
         if steps:
-            parts.append("pending: " + steps[-1].describe())
+            parts.append("sắp có thay đổi: " + steps[-1].describe())
     return "; ".join(parts)
 
 
@@ -323,7 +336,7 @@ def provenance_of(unit: Mapping[str, Any]) -> Provenance:
     if unit.get("is_version"):
         amending = str(unit["id"]).split("@", 1)[-1]
         if "@" in str(unit["id"]) and amending not in citation:
-            citation += f" (wording enacted by {amending})"
+            citation += f" (nội dung sửa đổi theo văn bản số {amending})"
     return Provenance(
         doc_id=unit.get("doc_id") or doc.get("id") or "",
         number=doc.get("number"), doc_type=doc.get("doc_type"), title=doc.get("title"),

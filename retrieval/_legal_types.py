@@ -152,25 +152,35 @@ class ChainStep:
     not_before: date | None = None
 
     def describe(self) -> str:
-        """A one-line reading, e.g. ``amended by khoản 1 Điều 1 Luật 46/2014/QH13, effective 2015-01-01``."""
-        verb = {
-            "AMENDS": "amended by",
-            "REPLACES": "replaced by",
-            "SUPPLEMENTS": "supplemented by",
-            "REPEALS": "repealed by",
-            "REFERS_TO": "referred to by",
-            "VERSION_OF": "new wording of",
-            "CONTAINS": "contained in",
-        }.get(self.relation, self.relation.lower())
+        """A one-line Vietnamese reading, e.g. ``được sửa đổi bởi khoản 1 Điều 1 Luật
+        46/2014/QH13, có hiệu lực từ 01/01/2015`` (dates dd/mm/yyyy)."""
+        verb = _STEP_VERBS.get(self.relation, self.relation.lower())
         text = f"{verb} {self.source_citation or self.source_id}"
         if self.effective_date is not None:
-            text += f", effective {self.effective_date.isoformat()}"
+            text += f", có hiệu lực từ {vn_date(self.effective_date)}"
         elif self.date_unknown:
-            text += ", effective date unknown" + (
-                f" (not before {self.not_before.isoformat()})" if self.not_before else "")
+            text += ", ngày có hiệu lực chưa xác định" + (
+                f" (không trước {vn_date(self.not_before)})" if self.not_before else "")
         if not self.in_force:
-            text += " (not yet in force)"
+            text += " (chưa có hiệu lực)"
         return text
+
+
+# How a reader is told each edge of a validity chain (ChainStep.describe).
+_STEP_VERBS = {
+    "AMENDS": "được sửa đổi bởi",
+    "REPLACES": "được thay thế bởi",
+    "SUPPLEMENTS": "được bổ sung bởi",
+    "REPEALS": "bị bãi bỏ bởi",
+    "REFERS_TO": "được dẫn chiếu bởi",
+    "VERSION_OF": "nội dung mới của",
+    "CONTAINS": "thuộc",
+}
+
+
+def vn_date(day: date) -> str:
+    """A date as a Vietnamese reader writes it: ``01/06/2024``."""
+    return day.strftime("%d/%m/%Y")
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,40 @@ _CHANGE_WORDS = tuple(fold(w) for w in (
 ))
 
 
+# Status claims a sentence can make about a provision or document, as folded cues; each is
+# checked against the validity the graph reports for the cited units (Auditor._check).
+_STATUS_CUES = {
+    "ended": tuple(fold(w) for w in ("bị bãi bỏ", "hết hiệu lực", "không còn hiệu lực")),
+    "pending": tuple(fold(w) for w in ("chưa có hiệu lực", "chưa phát sinh hiệu lực")),
+}
+_STATUS_PHRASES = {"ended": "đã bị bãi bỏ / hết hiệu lực", "pending": "chưa có hiệu lực"}
+# What a validity note says when the graph holds the unit (or a change to it) as ended/pending.
+_STATUS_EVIDENCE = {
+    "ended": tuple(fold(w) for w in ("bãi bỏ", "hết hiệu lực", "không còn áp dụng",
+                                     "bị thay thế", "không áp dụng")),
+    "pending": tuple(fold(w) for w in ("chưa có hiệu lực", "sắp có thay đổi")),
+}
+
+
+def _status_claim(text: str) -> str | None:
+    """``ended`` or ``pending`` when the sentence states that status, else None."""
+    folded = fold(text)
+    for status, cues in _STATUS_CUES.items():
+        if any(c in folded for c in cues):
+            return status
+    return None
+
+
+def _has_status(item: ContextItem, status: str) -> bool:
+    """Whether the graph's validity of ``item`` backs the status claim: an ended claim needs a
+    wording not applicable at the date, or a note naming a repeal or an end; a pending claim
+    needs a note naming a wording or change not yet in force."""
+    note = fold(item.validity_note or "")
+    if status == "ended" and not item.applicable:
+        return True
+    return any(c in note for c in _STATUS_EVIDENCE[status])
+
+
 @dataclass(frozen=True)
 class DraftSentence:
     """One sentence of a draft answer and the evidence ids the writer said it rests on."""
@@ -142,6 +176,14 @@ class Auditor:
         if not ids:
             return Claim(sentence.text, [], "unsupported", 0.0, [*notes, "no evidence matches"])
         items = [by_id[i] for i in ids]
+        claimed = _status_claim(sentence.text)
+        if claimed is not None and not any(_has_status(it, claimed) for it in items):
+            # "đã bị bãi bỏ", "hết hiệu lực", "chưa có hiệu lực" are judged by the graph's
+            # validity of the cited units, never by words the text happens to share
+            return Claim(sentence.text, ids, "contradicted", 0.0, [
+                *notes, f"câu nêu \"{_STATUS_PHRASES[claimed]}\" nhưng hiệu lực trong đồ thị "
+                "không khớp: " + "; ".join(f"{it.citation}: {it.validity_note}"
+                                           for it in items[:2])])
         # A unit's wording counts together with the versions and references retrieved with it.
         related = [
             it for it in by_id.values()

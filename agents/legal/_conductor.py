@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -379,6 +380,7 @@ class LegalQA:
         lines = [RETRIEVAL_ONLY_LABEL]
         if day:
             lines.append(f"Hiệu lực xét tại ngày {day.strftime('%d/%m/%Y')}.")
+        lines.extend(document_status_lines(_interpretation_of(base), day, items))
         claims: list[Claim] = []
         for it in listed:
             status = "đang áp dụng" if it.applicable else "không áp dụng tại thời điểm này"
@@ -392,7 +394,11 @@ class LegalQA:
             defining = definition_item(it.text, subject)
             quote = _excerpt(defining if defining is not None else it.text)
             lines.append(f"  \"{quote}\"")
-            chain = "; ".join(s.describe() for s in it.path)
+            # the validity chain only: structure (containment, a wording's own unit) is in the
+            # citation already, and an item never names itself as its source
+            chain = "; ".join(s.describe() for s in it.path
+                              if s.relation not in ("CONTAINS", "VERSION_OF")
+                              and s.source_id != it.node_id)
             if chain:
                 lines.append(f"  Chuỗi hiệu lực: {chain}")
             claims.append(Claim(quote, [it.node_id], "extracted", 1.0))
@@ -407,7 +413,9 @@ class LegalQA:
         base: dict[str, object], reason: str, *, claims: list[Claim] | None = None,
     ) -> Answer:
         listed = _listing(items, 3)
-        lines = [f"Chưa đủ căn cứ để trả lời chắc chắn ({reason})."]
+        said = reader_reason(reason)
+        lines = ["Chưa đủ căn cứ để trả lời chắc chắn" + (f" ({said})." if said else "."),
+                 *document_status_lines(_interpretation_of(base), day, items)]
         if listed:
             lines.append("Các quy định liên quan tìm được (trích nguyên văn, cần tự đối chiếu):")
             lines.extend(f"- {_cite(it)} ({it.validity_note})" for it in listed)
@@ -426,7 +434,8 @@ class LegalQA:
                 if c.verdict in {"supported", "superseded_citation", "unchecked"}]
         cited = [by_id[i] for c in kept for i in c.evidence_ids if i in by_id]
         cited = _dedupe(cited)
-        lines = [" ".join(c.text for c in kept)]
+        lines = [*document_status_lines(_interpretation_of(base), day, items),
+                 " ".join(c.text for c in kept)]
         if cited:
             lines.append("")
             lines.append("Căn cứ:")
@@ -507,3 +516,90 @@ def _needs_clarification(interp: Interpretation, items: list[ContextItem]) -> st
         return None
     return (f"Câu hỏi nhắc đến {ref.text} nhưng không nêu văn bản. Bạn hỏi về văn bản nào: "
             + ", ".join(docs[:5]) + "?")
+
+
+def _interpretation_of(base: dict[str, object]) -> Interpretation | None:
+    found = base.get("interpretation")
+    return found if isinstance(found, Interpretation) else None
+
+
+def document_status_lines(interpretation: Interpretation | None, day: date | None,
+                          items: Sequence[ContextItem]) -> list[str]:
+    """One line per document the question names, its status at ``day`` as the graph holds it
+    (never as the text says): ``Tình trạng Nghị định số 55/2030/NĐ-MAU tại ngày 01/01/2027: chưa
+    có hiệu lực, từ 01/07/2031.``
+
+    Read from the evidence: the document's own dates where one of its units was retrieved,
+    else the dates of the change edges it is the source of (an amending decree not yet in force
+    shows as a pending step of the wording it amends). A document the evidence says nothing
+    about gets no line.
+    """
+    if interpretation is None or day is None:
+        return []
+    lines = []
+    for ref in interpretation.doc_refs:
+        key = fold(ref.number)
+        doc_type = ref.doc_type
+        start: date | None = None
+        end: date | None = None
+        for it in items:
+            prov = it.provenance
+            if fold(prov.doc_id) == key or fold(prov.number or "") == key:
+                start, end = prov.effective_date or start, prov.expiry_date or end
+                doc_type = doc_type or prov.doc_type
+        changes = [st.effective_date or st.not_before for it in items for st in it.path
+                   if fold(st.source_id.split(":", 1)[0]) == key]
+        change_starts = [d for d in changes if d is not None]
+        if start is None and change_starts:
+            start = min(change_starts)
+        if start is None and end is None:
+            continue
+        name = f"{doc_type or 'Văn bản'} số {ref.number}"
+        if start is not None and start > day:
+            status = f"chưa có hiệu lực, từ {start.strftime('%d/%m/%Y')}"
+        elif end is not None and end <= day:
+            status = f"hết hiệu lực từ {end.strftime('%d/%m/%Y')}"
+        else:
+            status = "đang có hiệu lực" + (f" (từ {start.strftime('%d/%m/%Y')})" if start else "")
+            later = sorted(d for d in change_starts if d > day)
+            if later and all(d > day for d in change_starts):
+                status += (f"; các sửa đổi của văn bản này chưa có hiệu lực, từ "
+                           f"{later[0].strftime('%d/%m/%Y')}")
+        lines.append(f"Tình trạng {name} tại ngày {day.strftime('%d/%m/%Y')}: {status}.")
+    return list(dict.fromkeys(lines))
+
+
+# The reasons agents record (English, for logs and ``fallback_reason``) as a Vietnamese reader
+# is told them in the answer text; a reason with no reading here is left out of the text.
+_READER_REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^no LLM configured$"), "chưa cấu hình mô hình ngôn ngữ, chỉ trích xuất"),
+    (re.compile(r"^LLM disabled for this question.*"), "không dùng mô hình ngôn ngữ cho câu này"),
+    (re.compile(r"^retrieval-only abstention: (.*)"), r"\1"),
+    (re.compile(r"^the question names (.+), and no retrieved evidence comes from it.*"),
+     r"câu hỏi nêu \1 nhưng văn bản này chưa có trong cơ sở dữ liệu"),
+    (re.compile(r"^the best evidence covers (\d+%) of the question's content words.*"),
+     r"bằng chứng tìm được chỉ khớp \1 nội dung câu hỏi; các văn bản đã nạp dường như không "
+     "điều chỉnh vấn đề này"),
+    (re.compile(r"^the draft is empty$"), "bản nháp câu trả lời rỗng"),
+    (re.compile(r"^no sentence of the draft is supported by the evidence$"),
+     "không câu nào của bản nháp được căn cứ hỗ trợ"),
+    (re.compile(r"^only (\d+) of (\d+) sentences are supported$"),
+     r"chỉ \1/\2 câu được căn cứ hỗ trợ"),
+    (re.compile(r"^no relevant evidence after rewriting$"),
+     "không tìm được căn cứ liên quan sau khi diễn đạt lại câu hỏi"),
+)
+
+
+def reader_reason(reason: str) -> str:
+    """``reason`` (``"no LLM configured; retrieval-only abstention: the best evidence covers
+    35% …"``) in Vietnamese, part by part; parts without a reading are left out."""
+    said = []
+    for part in reason.split("; "):
+        for _ in range(2):  # a prefix reading may uncover another one
+            for pattern, reading in _READER_REASONS:
+                if pattern.match(part):
+                    part = pattern.sub(reading, part)
+                    break
+        if part and not re.search(r"[a-z]{3,} (the|of|is|are|no|and) ", part):
+            said.append(part)
+    return "; ".join(said)

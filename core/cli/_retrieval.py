@@ -42,30 +42,37 @@ def _quiet_driver() -> None:
     logging.getLogger("neo4j").setLevel(logging.ERROR)
 
 
+_ROLE_WORDS = {"seed": "tìm được", "successor": "nội dung đang áp dụng",
+               "reference": "được dẫn chiếu", "provenance": "cấu trúc"}
+
+
 def render_table(ctx: LegalContext) -> str:
-    """A readable listing of a context: one block per item."""
-    lines = [f"question: {ctx.question}", f"as of: {ctx.as_of.isoformat()}  "
-             f"items: {len(ctx.items)}  round trips: {ctx.round_trips}  "
-             f"latency: {ctx.latency_ms:.0f} ms"]
+    """A readable listing of a context in Vietnamese, one block per item (dates dd/mm/yyyy;
+    ids only in ``--json``)."""
+    lines = [f"Câu hỏi: {ctx.question}",
+             f"Ngày xét: {ctx.as_of.strftime('%d/%m/%Y')}  mục: {len(ctx.items)}  "
+             f"lượt truy vấn: {ctx.round_trips}  thời gian: {ctx.latency_ms:.0f} ms"]
     if ctx.reason_if_empty:
-        lines.append(f"no result: {ctx.reason_if_empty}")
+        lines.append(f"không có kết quả: {ctx.reason_if_empty}")
     for w in ctx.warnings:
-        lines.append(f"warning: {w}")
+        lines.append(f"cảnh báo: {w}")
     for it in ctx.items:
-        flag = "APPLICABLE" if it.applicable else "not applicable"
+        flag = "ĐANG ÁP DỤNG" if it.applicable else "không áp dụng"
         if it.uncertainty_note:
-            flag = ("possibly applicable" if it.applicable else "possibly superseded") \
+            flag = ("có thể đang áp dụng" if it.applicable else "có thể không còn áp dụng") \
                 + f", {it.uncertainty_note}"
         if it.consolidated:
-            flag += ", consolidated wording"
+            flag += ", nội dung hợp nhất"
         score = it.scores.get("rerank", it.scores.get("fused", it.scores.get("seed", 0.0)))
         lines.append("")
-        lines.append(f"#{it.rank} [{it.role}] {mark_fictional(it.citation)}  "
-                     f"({flag}; score {score:.3f})")
-        lines.append(f"   id: {it.node_id}   position: {it.provenance.position}")
-        lines.append(f"   validity: {it.validity_note}")
-        for step in it.path:
-            lines.append(f"   path: {step.relation} {step.source_id} -> {step.target_id}")
+        lines.append(f"#{it.rank} [{_ROLE_WORDS.get(it.role, it.role)}] "
+                     f"{mark_fictional(it.citation)}  ({flag}; điểm {score:.3f})")
+        lines.append(f"   vị trí: {it.provenance.position}")
+        lines.append(f"   hiệu lực: {it.validity_note}")
+        chain = [step.describe() for step in it.path
+                 if step.relation not in ("CONTAINS", "VERSION_OF")]
+        if chain:
+            lines.append(f"   chuỗi hiệu lực: {'; '.join(chain)}")
         text = it.text if len(it.text) <= 400 else it.text[:400] + " …"
         lines.append(f"   {text}")
     return "\n".join(lines)

@@ -50,8 +50,8 @@ def test_pending_amendment_is_reported_not_applied(runner: Neo4jRunner) -> None:
     write_graph(runner.driver, docs, units, edges)
     ctx = _retriever(runner).retrieve(QUESTION, k=3, as_of=dates[0] - timedelta(days=1))
     seed = next(i for i in ctx.items if i.node_id == TARGET)
-    assert seed.applicable and "pending: amended by" in seed.validity_note
-    assert "not yet in force" in seed.validity_note
+    assert seed.applicable and "sắp có thay đổi: được sửa đổi bởi" in seed.validity_note
+    assert "(chưa có hiệu lực)" in seed.validity_note
 
 
 def test_successor_carries_the_chain(runner: Neo4jRunner) -> None:
@@ -65,7 +65,8 @@ def test_successor_carries_the_chain(runner: Neo4jRunner) -> None:
     assert [s.relation for s in succ.path] == ["AMENDS", "VERSION_OF"]
     assert succ.path[0].source_id == "2/2013/QH13:D1.K1"
     assert succ.path[0].effective_date == dates[1]
-    assert "amended by khoản 1 Điều 1 Luật 2/2013/QH13, effective 2013-07-01" in succ.validity_note
+    assert ("được sửa đổi bởi khoản 1 Điều 1 Luật 2/2013/QH13, có hiệu lực từ 01/07/2013"
+            in succ.validity_note)
     assert succ.provenance.doc_id == "1/2010/QH12"
     assert succ.provenance.position == "Điều 5 › khoản 2"
 
@@ -87,7 +88,7 @@ def test_repealed_unit_is_never_applicable(runner: Neo4jRunner) -> None:
     after = retriever.retrieve(QUESTION, k=3, as_of=date(2016, 7, 1))
     assert _applicable_for_target(after) == []
     notes = [i.validity_note for i in after.items if i.node_id.split("@")[0] == TARGET]
-    assert notes and all("repealed by Điều 1 Luật 9/2016/QH13" in n for n in notes)
+    assert notes and all("bị bãi bỏ bởi Điều 1 Luật 9/2016/QH13" in n for n in notes)
 
 
 def test_cycles_and_long_chains_are_bounded_and_reported(runner: Neo4jRunner) -> None:
@@ -183,7 +184,7 @@ def test_textual_amendment_annotates_without_replacing(runner: Neo4jRunner) -> N
     ctx = _retriever(runner).retrieve("tám mươi phần trăm", k=1, as_of=date(2020, 1, 1))
     seed = ctx.items[0]
     assert seed.node_id == TARGET and seed.applicable
-    assert "textual amendment" in seed.validity_note and "chín mươi" in seed.validity_note
+    assert "được sửa đổi một số từ ngữ" in seed.validity_note and "chín mươi" in seed.validity_note
 
 
 def test_article_seed_shows_amended_parts_beside_it(runner: Neo4jRunner) -> None:
@@ -212,4 +213,5 @@ def test_document_repeal_makes_units_inapplicable(runner: Neo4jRunner) -> None:
     retriever = _retriever(runner)
     assert retriever.retrieve("tám mươi phần trăm", k=1, as_of=date(2019, 6, 30)).items[0].applicable
     after = retriever.retrieve("tám mươi phần trăm", k=1, as_of=date(2019, 7, 1)).items[0]
-    assert not after.applicable and "document repealed by 8/2019/QH14" in after.validity_note
+    assert not after.applicable
+    assert "văn bản bị bãi bỏ bởi văn bản số 8/2019/QH14" in after.validity_note

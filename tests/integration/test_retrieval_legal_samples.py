@@ -78,14 +78,20 @@ def test_not_yet_effective_amendment_is_pending(samples: LegalRetriever) -> None
     ctx = samples.trace([D3K2], as_of=date(2027, 1, 1))
     seed = ctx.items[0]
     assert not seed.applicable
-    assert "pending: amended by" in seed.validity_note and "55/2030/NĐ-MAU" in seed.validity_note
+    assert "sắp có thay đổi: được sửa đổi bởi" in seed.validity_note
+    assert "55/2030/NĐ-MAU" in seed.validity_note and "01/07/2031" in seed.validity_note
+    # the wording in force is named by the document that enacted it, never the seed itself
+    assert "nội dung đang áp dụng:" in seed.validity_note
+    assert "(nội dung sửa đổi theo văn bản số 40/2023/NĐ-MAU)" in seed.validity_note
+    assert "2027-01-01" not in seed.validity_note and "01/01/2027" in seed.validity_note
     assert f"{D3K2}@55/2030/NĐ-MAU" not in [i.node_id for i in ctx.applicable_items()]
 
 
 def test_repealed_units_are_not_applicable(samples: LegalRetriever) -> None:
     repealed = samples.trace(["01/2015/QH-MAU:D9"], as_of=date(2024, 6, 1))
     assert _applicable(repealed, "01/2015/QH-MAU:D9") == []
-    assert "repealed by" in repealed.items[0].validity_note
+    assert "đã bị bãi bỏ" in repealed.items[0].validity_note
+    assert "bị bãi bỏ bởi" in repealed.items[0].validity_note
     before = samples.trace(["01/2015/QH-MAU:D9"], as_of=date(2019, 12, 31))
     assert _applicable(before, "01/2015/QH-MAU:D9") == ["01/2015/QH-MAU:D9"]
 
@@ -95,4 +101,4 @@ def test_replaced_decree_applies_only_before_replacement(samples: LegalRetriever
     assert _applicable(samples.trace([unit], as_of=date(2015, 1, 1)), unit) == [unit]
     later = samples.trace([unit], as_of=date(2017, 1, 1))
     assert _applicable(later, unit) == []
-    assert "replaced by 12/2016/NĐ-MAU" in later.items[0].validity_note
+    assert "văn bản bị thay thế bởi văn bản số 12/2016/NĐ-MAU" in later.items[0].validity_note

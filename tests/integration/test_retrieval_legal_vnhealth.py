@@ -58,7 +58,7 @@ def test_2008_wording_applies_before_2015(health_law: LegalRetriever) -> None:
     assert [n for n, _ in _wording(before)] == [BASE], before.items
     assert "lương tối thiểu" in _wording(before)[0][1]
     seed = next(i for i in before.items if i.node_id == BASE)
-    assert "pending: amended by" in seed.validity_note
+    assert "sắp có thay đổi: được sửa đổi bởi" in seed.validity_note
 
 
 def test_definitions_follow_the_amending_law(health_law: LegalRetriever) -> None:

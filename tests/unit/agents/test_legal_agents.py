@@ -110,7 +110,7 @@ def test_retrieval_only_answer_lists_applicable_units_with_citations() -> None:
     assert answer.text.startswith("[Trích xuất nguyên văn")
     assert answer.citations[0].node_id == NEW.node_id and answer.citations[0].applicable
     assert "Khoản 2 Điều 3 Nghị định số 12/2016/NĐ-MAU" in answer.text
-    assert "amended by khoản 1 Điều 1 Nghị định 40/2023/NĐ-MAU" in answer.text
+    assert "được sửa đổi bởi khoản 1 Điều 1 Nghị định 40/2023/NĐ-MAU" in answer.text
     assert answer.fallback_reason == "no LLM configured"
     assert answer.route == ["interpreter", "pathfinder"]
     assert answer.to_dict()["citations"][0]["node_id"] == NEW.node_id
@@ -288,3 +288,66 @@ def test_an_english_question_is_asked_to_come_in_vietnamese() -> None:
     assert LegalQA(retriever=retriever, today=TODAY).ask(
         "What is the weather for the football match?").status == "out_of_scope"
     assert retriever.calls == []
+
+
+def test_auditor_checks_a_status_claim_against_validity_not_text() -> None:
+    in_force = item("12/2016/NĐ-MAU:D3.K3", "3. Luật này quy định việc bãi bỏ các khoản phí.",
+                    note="đang có hiệu lực tại ngày 01/06/2024")
+    pending = item("55/2030/NĐ-MAU:D1.K1", "1. Sửa đổi khoản 2 Điều 3.",
+                   note="đang có hiệu lực tại ngày 01/06/2024; sắp có thay đổi: được sửa đổi bởi "
+                        "khoản 1 Điều 1 Nghị định 55/2030/NĐ-MAU, có hiệu lực từ 01/07/2031 "
+                        "(chưa có hiệu lực)")
+    auditor = Auditor()
+    for claim in ("Luật này đã bị bãi bỏ.", "Quy định này đã hết hiệu lực.",
+                  "Quy định này chưa có hiệu lực."):
+        report, _ = auditor.audit([DraftSentence(claim, [in_force.node_id])], [in_force])
+        assert report.claims[0].verdict == "contradicted", claim
+        assert "hiệu lực trong đồ thị không khớp" in report.claims[0].notes[-1]
+    # the graph holds the wording as superseded: the claim that it ended is not contradicted
+    report, _ = auditor.audit([DraftSentence("Khoản 2 Điều 3 đã hết hiệu lực.", [OLD.node_id])],
+                              [OLD])
+    assert report.claims[0].verdict != "contradicted"
+    # a change not yet in force backs "chưa có hiệu lực"
+    report, _ = auditor.audit([DraftSentence("Việc sửa đổi này chưa có hiệu lực.",
+                                             [pending.node_id])], [pending])
+    assert report.claims[0].verdict != "contradicted"
+
+
+def test_a_named_document_status_is_read_from_validity() -> None:
+    """Sample q03: 55/2030/NĐ-MAU amends khoản 2 Điều 3 from 01/07/2031; asked at 01/01/2027
+    the answer says it is not yet in force, from that date."""
+    from hopgraph.agents.legal._conductor import document_status_lines
+    from hopgraph.retrieval import ChainStep
+
+    pending = item("12/2016/NĐ-MAU:D3.K2@55/2030/NĐ-MAU", "2. … 100% …", applicable=False,
+                   role="successor", note="chưa có hiệu lực tại ngày 01/01/2027",
+                   path=[ChainStep("AMENDS", "55/2030/NĐ-MAU:D1.K1", "12/2016/NĐ-MAU:D3.K2",
+                                   "khoản 1 Điều 1 Nghị định 55/2030/NĐ-MAU", date(2031, 7, 1),
+                                   in_force=False)])
+    question = ("Nghị định 55/2030/NĐ-MAU đã áp dụng tỷ lệ thanh toán 100% tại mọi bệnh viện "
+                "cho khám bệnh trái tuyến chưa (tính đến ngày 01/01/2027)?")
+    interpretation, _ = Interpreter(None).interpret(question, use_llm=False)
+    lines = document_status_lines(interpretation, date(2027, 1, 1), [OLD, NEW, pending])
+    assert lines == ["Tình trạng Nghị định số 55/2030/NĐ-MAU tại ngày 01/01/2027: chưa có hiệu "
+                     "lực, từ 01/07/2031."]
+    # at a later date the same evidence reads as in force
+    assert "đang có hiệu lực (từ 01/07/2031)" in document_status_lines(
+        interpretation, date(2032, 1, 1), [pending])[0]
+    # a document the evidence says nothing about gets no line
+    assert document_status_lines(interpretation, date(2027, 1, 1), [OLD]) == []
+    qa = LegalQA(retriever=FakeRetriever(default=[OLD, NEW, pending]), today=TODAY)
+    answer = qa.ask(question, as_of="2027-01-01")
+    assert "55/2030/NĐ-MAU tại ngày 01/01/2027: chưa có hiệu lực, từ 01/07/2031" in answer.text
+
+
+def test_abstention_reasons_are_told_in_vietnamese() -> None:
+    from hopgraph.agents.legal._conductor import reader_reason
+
+    said = reader_reason("no LLM configured; retrieval-only abstention: the best evidence covers "
+                         "35% of the question's content words (< 50%) and dense similarity "
+                         "0.700 (< 0.800): the loaded regulations do not seem to address this")
+    assert said == ("chưa cấu hình mô hình ngôn ngữ, chỉ trích xuất; bằng chứng tìm được chỉ khớp "
+                    "35% nội dung câu hỏi; các văn bản đã nạp dường như không điều chỉnh vấn đề "
+                    "này")
+    assert reader_reason("only 1 of 3 sentences are supported") == "chỉ 1/3 câu được căn cứ hỗ trợ"
+    assert reader_reason("some internal failure of the thing") == ""

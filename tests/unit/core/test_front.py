@@ -131,3 +131,20 @@ def test_openai_embedder_needs_an_endpoint() -> None:
 
     with pytest.raises(EmbeddingError, match="endpoint"):
         build_embedder("openai")
+
+
+def test_hopgraph_without_settings_reads_the_environment(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Hopgraph()`` honours ``NEO4J_*`` / ``HOPGRAPH_*`` as the CLI and ``from_env`` do (it
+    connected to 7687 whatever ``HOPGRAPH_BOLT_PORT`` said)."""
+    monkeypatch.setenv("HOPGRAPH_HOME", str(tmp_path))
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:17999")
+    monkeypatch.setenv("NEO4J_DATABASE", "legal")
+    monkeypatch.setenv("HOPGRAPH_EMBED_THREADS", "3")
+    hg = Hopgraph(use_llm=False)
+    assert hg.settings.neo4j.uri == "bolt://127.0.0.1:17999"
+    assert hg.settings.neo4j.database == "legal"
+    assert hg.settings.runtime.home == tmp_path
+    assert hg.settings.embedder.threads == 3
+    given = Settings()
+    assert Hopgraph(settings=given, use_llm=False).settings is given  # explicit settings win

@@ -58,7 +58,7 @@ def test_unknown_dates_are_stated() -> None:
     assert unknown_date_note(date(2020, 10, 10)) == \
         "ngày có hiệu lực chưa xác định (không trước 10/10/2020)"
     step = ChainStep("AMENDS", "b:D1.K1", "a:D1", date_unknown=True, not_before=date(2020, 1, 2))
-    assert step.describe().endswith("effective date unknown (not before 2020-01-02)")
+    assert step.describe().endswith("ngày có hiệu lực chưa xác định (không trước 02/01/2020)")
 
 
 def test_assembly_marks_changes_and_leaves_out_what_a_new_wording_drops() -> None:
