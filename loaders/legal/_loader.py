@@ -496,8 +496,17 @@ def load_legal(
         files = {d.meta.doc_id: d.meta.source_file for d, _ in plans}
         for row in runner.read("legal/list_missing_targets", doc_ids=report.documents or [""]):
             source = str(row["source"] or "")
+            where = files.get(source.split(":", 1)[0], source)
+            if row["kind"] == "inverted":
+                day, start = (_as_date(row.get(k)) for k in ("day", "start"))
+                said = [d.strftime("%d/%m/%Y") if d else "?" for d in (day, start)]
+                report.warnings.append(Problem(where, row.get("line"), (
+                    f"{source} gives {row['target']} new wording from {said[0]}, before "
+                    f"the unit takes effect ({said[1]}): the interval would be inverted; "
+                    "the new wording applies from the unit's own start (check the dates)")))
+                continue
             report.warnings.append(Problem(
-                files.get(source.split(":", 1)[0], source), row.get("line"),
+                where, row.get("line"),
                 f"{source} names {row['target']}, which its law as loaded does not have: "
                 + ("nothing is changed there" if row["kind"] == "missing" else
                    "it is shown from that wording's date as a unit of that law")

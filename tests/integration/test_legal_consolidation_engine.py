@@ -229,3 +229,29 @@ def test_a_partial_repeal_by_content_flags_the_unit_and_keeps_it(
     before = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2015/QH13",
                                                          date(2019, 12, 31)).units}
     assert "bãi bỏ" not in before["D1.K1"].mark()
+
+
+EARLY_AMENDER = """QUỐC HỘI
+Luật số: 23/2015/QH13
+Hà Nội, ngày 15 tháng 6 năm 2015
+LUẬT
+SỬA ĐỔI LUẬT THỦY LỢI THỬ NGHIỆM
+Điều 1. Sửa đổi, bổ sung một số điều của Luật Thủy lợi thử nghiệm số 10/2015/QH13
+1. Sửa đổi, bổ sung khoản 2 Điều 1 như sau:
+“2. Công trình lớn do Bộ và tỉnh quản lý.”
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.
+"""
+
+
+def test_a_wording_dated_before_its_unit_starts_is_reported(
+        runner: Neo4jRunner, tmp_path: Path) -> None:
+    # 2. an inverted interval: the new wording starts (01/07/2015) before the law it amends
+    # takes effect (01/01/2016); the load says so in one line naming the file
+    report = _load(runner, tmp_path, {"base.txt": BASE, "early.txt": EARLY_AMENDER})
+    lines = [str(w) for w in report.warnings if "interval would be inverted" in str(w)]
+    assert lines and "early.txt" in lines[0] and "10/2015/QH13:D1.K2" in lines[0]
+    assert "01/07/2015" in lines[0] and "01/01/2016" in lines[0]
+    units = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2015/QH13",
+                                                        date(2016, 1, 1)).units}
+    assert units["D1.K2"].text == "2. Công trình lớn do Bộ và tỉnh quản lý."
