@@ -96,9 +96,13 @@ def assemble_context(
                              f"văn; các phần đang áp dụng được nêu riêng ({part_notes})")
         if unknown:
             seed_note += "; " + unknown_date_note(not_before)
+        # changes enacted but not in force at the date (the last step of each pending chain)
+        pending = [_step(e["steps"][-1], as_of) for e in events
+                   if not e.get("in_force") and not e.get("cycle") and e.get("steps")]
         add(replace(_item(unit, "seed", cand.id, dict(cand.scores), [], seed_applicable,
                           seed_note, text=seed_text),
-                    date_unknown=unknown, not_before=not_before, consolidated=consolidated))
+                    date_unknown=unknown, not_before=not_before, consolidated=consolidated,
+                    pending=pending))
         follow_score = {"seed": cand.score}
         if applicable_id and applicable_id != cand.id and applicable_id in units:
             path = [_step(s, as_of) for s in (decisive or {}).get("steps", [])]

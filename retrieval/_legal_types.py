@@ -226,6 +226,7 @@ class ContextItem:
     date_unknown: bool = False
     not_before: date | None = None
     consolidated: bool = False
+    pending: list[ChainStep] = field(default_factory=list)
 
     @property
     def uncertainty_note(self) -> str | None:

@@ -547,7 +547,8 @@ def document_status_lines(interpretation: Interpretation | None, day: date | Non
             if fold(prov.doc_id) == key or fold(prov.number or "") == key:
                 start, end = prov.effective_date or start, prov.expiry_date or end
                 doc_type = doc_type or prov.doc_type
-        changes = [st.effective_date or st.not_before for it in items for st in it.path
+        changes = [st.effective_date or st.not_before for it in items
+                   for st in (*it.path, *it.pending)
                    if fold(st.source_id.split(":", 1)[0]) == key]
         change_starts = [d for d in changes if d is not None]
         if start is None and change_starts:

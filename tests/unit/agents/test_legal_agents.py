@@ -335,6 +335,11 @@ def test_a_named_document_status_is_read_from_validity() -> None:
         interpretation, date(2032, 1, 1), [pending])[0]
     # a document the evidence says nothing about gets no line
     assert document_status_lines(interpretation, date(2027, 1, 1), [OLD]) == []
+    # as retrieval gives it: the pending change carried by the superseded seed
+    from dataclasses import replace
+
+    seed = replace(OLD, pending=list(pending.path))
+    assert document_status_lines(interpretation, date(2027, 1, 1), [seed, NEW]) == lines
     qa = LegalQA(retriever=FakeRetriever(default=[OLD, NEW, pending]), today=TODAY)
     answer = qa.ask(question, as_of="2027-01-01")
     assert "55/2030/NĐ-MAU tại ngày 01/01/2027: chưa có hiệu lực, từ 01/07/2031" in answer.text
