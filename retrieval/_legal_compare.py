@@ -112,8 +112,9 @@ def split_official(text: str) -> dict[Key, OfficialUnit]:
 
 def _rejoin(lines: list[str]) -> list[str]:
     """Headings a crawl splits across two lines, one line again: ``Điều⏎26. …``,
-    ``… ĐƯỜNG SẮT Điều⏎26. …``, ``Mục⏎1. …`` (page prefixes dropped first), and
-    ``Điều 34. Điều⏎kiện …``."""
+    ``… ĐƯỜNG SẮT Điều⏎26. …``, ``Mục⏎1. …`` (page prefixes dropped first), ``Điều 34.
+    Điều⏎kiện …`` and ``Điều 56. Giá⏎vận tải …``; then a heading line that also holds the
+    article's first clause (``Điều 27. Yêu cầu … 1.[6] Phù hợp …``), two lines."""
     out: list[str] = []
     for line in lines:
         line = _PAGE_PREFIX.sub("", line.strip())
@@ -122,12 +123,11 @@ def _rejoin(lines: list[str]) -> list[str]:
         if word and re.match(r"^\d+[a-zđ]?\.\s", line):
             out[-1] = prev[: word.start()].strip()
             line = f"{word.group(1)} {line}"
-        elif word and re.match(r"^[a-zà-ỹđ]", line):
-            out[-1] = f"{prev} {line}"
-            continue
+        elif (word or (_ARTICLE.match(prev) and len(prev) < 120)) and re.match(r"^[a-zà-ỹđ]", line):
+            line = f"{out.pop()} {line}"
         glued = _GLUED_FIRST_CLAUSE.match(line)
         if glued and glued.group(1).split()[-1].lower() not in (
-                "khoản", "điều", "điểm", "mục", "chương", "số", "năm"):  # "Điều 27. Yêu cầu … 1. Phù hợp …": the first clause on the heading's line
+                "khoản", "điều", "điểm", "mục", "chương", "số", "năm"):
             out.extend([glued.group(1), line[glued.end(1):].strip()])
             continue
         out.append(line)
