@@ -405,6 +405,12 @@ class _Parser:
                 return False
         elif point_index(letter) < point_index(prev.number) or (
                 point_index(letter) == point_index(prev.number) and letter <= prev.number):
+            if letter == prev.number and not self.fragment:
+                # a second "b)" is most likely a slip of the source: kept in the point above,
+                # and said so
+                self.warn(line, f"repeated point letter: điểm {letter} again in "
+                                f"{holder.label if holder else 'fragment'} (first at line "
+                                f"{prev.line}); its text is kept as part of that point")
             return False
         if holder is not None:
             self._close_to(RANK["Point"])

@@ -268,3 +268,13 @@ def test_points_land_in_their_clause_never_on_the_article(tmp_path: Path) -> Non
     inserted = {n.id.split(":")[1]: n.inserted_after for n in docs[0].new_units
                 if n.kind == "inserted"}
     assert inserted == {"D4.K1.đ": None, "D5.K2.c": "10/2015/QH13:D5.K2.b"}
+
+
+def test_a_repeated_point_letter_is_reported() -> None:
+    from hopgraph.loaders.legal._parser import parse_structure
+
+    lines = list(enumerate(["Điều 1. Phạm vi", "1. Gồm:", "a) Một;", "b) Hai;", "b) Ba."], 1))
+    structure = parse_structure(lines, "x.txt")
+    assert [u.path for u in structure.units] == ["D1", "D1.K1", "D1.K1.a", "D1.K1.b"]
+    assert any("repeated point letter: điểm b again in Khoản 1" in w.message
+               for w in structure.warnings)
