@@ -330,8 +330,10 @@ class _Extractor:
         that names a document names it by title only, a title placeholder
         (:func:`title_placeholder`) a later load re-homes.
         """
-        sources = [text, unit.own_text.split("\n")[0], *[a.own_text for a in unit.ancestors()],
-                   *[a.heading or "" for a in unit.ancestors()], self.doc.meta.title or ""]
+        # quoted words are data: a phrase that equals a law's title names no document
+        sources = [mask_quotes(x) for x in (
+            text, unit.own_text.split("\n")[0], *[a.own_text for a in unit.ancestors()],
+            *[a.heading or "" for a in unit.ancestors()], self.doc.meta.title or "")]
         for source in sources:
             ref = self._doc_in(source)
             if ref is not None:
