@@ -81,7 +81,7 @@ _GLUED_CLAUSE = re.compile(r"(?<=[.;])\s+(?=(\d{1,3})\.\s+[A-ZĐÀ-Ỹ])")
 _POINT_START = re.compile(r"^[a-zđ]\d?\)\s")
 _CLAUSE_START = re.compile(r"^(\d{1,3})\.(?:\s|$)")
 # a bare clause number at the end of a line, after a word that does not take a number
-_TRAILING_CLAUSE = re.compile(r"(\w+)\s+(\d{1,3})\.$")
+_TRAILING_CLAUSE = re.compile(r"(\S+)\s+(\d{1,3})\.$")
 _NUMBERED_WORDS = {"khoản", "điều", "điểm", "mục", "chương", "phần", "số", "năm", "tháng",
                    "ngày", "lần", "bậc", "loại", "hạng", "cấp", "nhóm", "lục", "mẫu", "tiết",
                    "đoạn", "câu", "dòng", "trang", "quyển", "tập", "kỳ", "kì", "giai", "vùng",
@@ -141,7 +141,7 @@ def split_glued(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
         pieces = [*parts, rest]
         trailing = _TRAILING_CLAUSE.search(pieces[-1])
         if (trailing is not None and int(trailing.group(2)) == (last_clause or 0) + 1
-                and trailing.group(1).lower() not in _NUMBERED_WORDS
+                and trailing.group(1).strip(".,;:").lower() not in _NUMBERED_WORDS
                 and after_line[:1].isupper() and not _CLAUSE_START.match(after_line)):
             # "… theo quy định tại Điều 107 Luật Đất đai 1." and the clause's text on the next
             # line: a heading wrapped over two lines took the first clause's number with it

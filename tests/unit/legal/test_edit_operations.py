@@ -278,3 +278,13 @@ def test_a_repeated_point_letter_is_reported() -> None:
     assert [u.path for u in structure.units] == ["D1", "D1.K1", "D1.K1.a", "D1.K1.b"]
     assert any("repeated point letter: điểm b again in Khoản 1" in w.message
                for w in structure.warnings)
+
+
+def test_a_clause_number_left_at_the_end_of_a_point_is_the_next_clause() -> None:
+    from hopgraph.loaders.legal._parser import split_glued
+
+    lines = [(1, "Điều 17. Đường ngang"), (2, "5. Bộ trưởng quy định:"),
+             (3, "c) Kết nối tín hiệu giữa đường bộ và đường sắt. 6."),
+             (4, "Chính phủ quy định việc xử lý.")]
+    assert split_glued(lines)[2:4] == [
+        (3, "c) Kết nối tín hiệu giữa đường bộ và đường sắt."), (3, "6.")]
