@@ -403,6 +403,12 @@ def _consolidated_unit(r: Mapping[str, Any], depth: int, context: _Context | Non
         # an instruction that rewrites the unit, in force, whose new wording was not captured:
         # the wording below may be the old one; say so rather than serve it as in force
         by = c.source_id.split(":", 1)[0]
+        if c.kind == "AMENDS" and c.method == "renumbering" and _started(c, as_of):
+            # "Điều 5 được đánh số thành Điều 5a": recorded, not moved in this text; say so
+            when = c.describe()[len(_VERB["AMENDS"]) + 1:]
+            notes.append(f"được đánh số lại bởi {when}: {c.evidence} — bản hợp nhất này vẫn "
+                         "để đơn vị ở số cũ")
+            continue
         if c.kind == "AMENDS" and c.method == "partial_repeal" and _started(c, as_of):
             # "Bãi bỏ các quy định liên quan đến … tại khoản 1 Điều 19": the unit stays, with
             # what was repealed of it, since the part cannot be computed from the instruction

@@ -255,3 +255,24 @@ def test_a_wording_dated_before_its_unit_starts_is_reported(
     units = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2015/QH13",
                                                         date(2016, 1, 1)).units}
     assert units["D1.K2"].text == "2. Công trình lớn do Bộ và tỉnh quản lý."
+
+
+RENUMBERER = """QUỐC HỘI
+Luật số: 24/2019/QH14
+Hà Nội, ngày 01 tháng 6 năm 2019
+LUẬT
+SỬA ĐỔI LUẬT THỦY LỢI THỬ NGHIỆM
+Điều 1. Sửa đổi, bổ sung một số điều của Luật Thủy lợi thử nghiệm số 10/2015/QH13
+1. Đánh số lại khoản 3 Điều 2 thành khoản 4.
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2020.
+"""
+
+
+def test_a_renumbering_is_said_not_skipped(runner: Neo4jRunner, tmp_path: Path) -> None:
+    # 1. a renumbering is recorded; this text does not move the unit, and says so
+    _load(runner, tmp_path, {"base.txt": BASE, "renumber.txt": RENUMBERER})
+    units = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2015/QH13",
+                                                        date(2021, 1, 1)).units}
+    assert "được đánh số lại bởi" in units["D2.K3"].mark()
+    assert "24/2019/QH14" in units["D2.K3"].mark()
