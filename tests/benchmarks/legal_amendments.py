@@ -380,6 +380,14 @@ def render_md(result: dict[str, Any]) -> str:
     lines = [
         "# Amendment edges on real law pairs (vn-amend-dev)",
         "",
+        f"- command: `{result['command'].strip()}`",
+        f"- commit: {result['commit']}",
+        f"- machine load: {result['load_average_1m']} (1-minute average, 2 cores)",
+        "- baseline: `legal_amendments_baseline_08659b3.md`: the loader of 08659b3 in the same "
+        "harness (an earlier run); earlier records of this benchmark are in git (the one before "
+        "this session's issue-24 work: core graph article P 0.982 / R 0.931, unit P 0.932 / "
+        "R 0.832, at 56e212a)",
+        "",
         f"Run {result['date']} at commit {result['commit']}, 1-minute load average "
         f"{result['load_average_1m']} (2-core machine). Command: `{result['command']}`. Gold: the legal portal's inline annotations "
         "(`../shared/data/vn-amend-dev`); gold edges whose own check is `no_match` left out. "
