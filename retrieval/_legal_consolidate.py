@@ -84,7 +84,11 @@ class Change:
         """A Vietnamese one-line reading: ``sửa đổi, bổ sung bởi … , hiệu lực từ 01/01/2023``."""
         # the rule that found the instruction (``method``) stays in the JSON: a reader sees the
         # provision that made the change and its date
-        text = f"{_VERB.get(self.kind, self.kind.lower())} {self.source_citation or self.source_id}"
+        return f"{_VERB.get(self.kind, self.kind.lower())} {self.provision()}"
+
+    def provision(self) -> str:
+        """The amending provision and its date: ``Khoản 1 Điều 1 …, hiệu lực từ 01/01/2023``."""
+        text = self.source_citation or self.source_id
         if self.date_unknown or self.effective_date is None:
             return text + "; " + unknown_date_note(self.not_before)
         return text + f", hiệu lực từ {vn_date(self.effective_date)}"
@@ -405,15 +409,13 @@ def _consolidated_unit(r: Mapping[str, Any], depth: int, context: _Context | Non
         by = c.source_id.split(":", 1)[0]
         if c.kind == "AMENDS" and c.method == "renumbering" and _started(c, as_of):
             # "Điều 5 được đánh số thành Điều 5a": recorded, not moved in this text; say so
-            when = c.describe()[len(_VERB["AMENDS"]) + 1:]
-            notes.append(f"được đánh số lại bởi {when}: {c.evidence} — bản hợp nhất này vẫn "
+            notes.append(f"được đánh số lại bởi {c.provision()}: {c.evidence} — bản hợp nhất này vẫn "
                          "để đơn vị ở số cũ")
             continue
         if c.kind == "AMENDS" and c.method == "partial_repeal" and _started(c, as_of):
             # "Bãi bỏ các quy định liên quan đến … tại khoản 1 Điều 19": the unit stays, with
             # what was repealed of it, since the part cannot be computed from the instruction
-            when = c.describe()[len(_VERB["AMENDS"]) + 1:]  # "<citation>, hiệu lực từ …"
-            notes.append(f"một phần nội dung bị bãi bỏ bởi {when}: {c.evidence} — phạm vi "
+            notes.append(f"một phần nội dung bị bãi bỏ bởi {c.provision()}: {c.evidence} — phạm vi "
                          "bãi bỏ không xác định được từ lệnh; nội dung dưới đây có thể còn phần "
                          "đã bị bãi bỏ")
             continue

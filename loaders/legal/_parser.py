@@ -95,7 +95,8 @@ def _unglue(text: str, last_clause: int | None) -> list[str]:
     """A line of a portal crawl that holds two units split where the second one starts."""
     parts = [p for p in _GLUED_CHAPTER.split(text) if p] or [text]
     first = _GLUED_FIRST_CLAUSE.match(parts[0])
-    if first and first.group(1).split()[-1].lower() not in _NUMBERED_WORDS:  # "Điều 27. Yêu cầu … 1. Phù hợp …": the first clause on the heading's line
+    # "Điều 27. Yêu cầu … 1. Phù hợp …": the first clause on the heading's line
+    if first and first.group(1).split()[-1].lower() not in _NUMBERED_WORDS:
         parts[:1] = [first.group(1), parts[0][first.end(1):].strip()]
     if last_clause is not None and _POINT_START.match(parts[-1]):
         m = next((m for m in _GLUED_CLAUSE.finditer(parts[-1])
@@ -106,12 +107,15 @@ def _unglue(text: str, last_clause: int | None) -> list[str]:
 
 
 def split_glued(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Lines with an instruction or an article glued after a closing quote split in two (same
-    line number).
+    """The lines of a portal crawl with two units on one line split where the second starts
+    (same line number); Cyrillic point letters read as Latin.
 
-    Only where what follows the quote is a numbered instruction (``b) Thay thế …``, ``12. Bãi bỏ
-    …``, a bare ``2.`` whose instruction is the next line) or an article heading (``Điều 2.
-    Sửa đổi …``): quoted wording that goes on after a quote stays whole."""
+    After a closing quote, only where a numbered instruction follows (``b) Thay thế …``,
+    ``12. Bãi bỏ …``, a bare ``2.`` whose instruction is the next line) or an article heading
+    (``Điều 2. Sửa đổi …``): quoted wording that goes on after a quote stays whole. Elsewhere,
+    only a marker the numbering expects next: a clause number left at the end of a line, the
+    next clause after the last point, the first clause on its article's heading line, a chapter
+    heading in capitals (:func:`_unglue`)."""
     out: list[tuple[int, str]] = []
     last_clause: int | None = None
     for i, (line, raw) in enumerate(lines):

@@ -98,6 +98,8 @@ _ANNEX_REPLACE = re.compile(r"thay\s+thế\s+(?:các\s+)?(?:Phụ\s+lục|Mẫu)
 _PARTIAL_REPEAL = re.compile(
     r"^(?:bãi\s+bỏ|hủy\s+bỏ|huỷ\s+bỏ)\s+(?:các\s+|một\s+số\s+|những\s+)?(?:nội\s+dung|quy\s+định)\b",
     re.IGNORECASE)
+# "… tại khoản 1 Điều 19, …": the places of an instruction follow this word
+_AT_PLACES = re.compile(r"\s(?:tại|ở|trong)\s")
 _HOW = re.compile(r"\s+(?:như\s+sau|sau\s+đây)\s*:?\s*$", re.IGNORECASE)
 _REPLACE_DOC = re.compile(
     r"(?:thay\s+thế|bãi\s+bỏ)\s+(?:các\s+)?(?P<dtype>Luật|Bộ luật|Nghị định|Thông tư liên tịch|Thông tư|"
@@ -177,6 +179,12 @@ def simultaneous(edits: list[str] | None) -> list[str] | None:
     marks = [f"\ue000{i}\ue001" for i in range(len(pairs))]
     return ([x for (old, _), m in zip(pairs, marks, strict=True) for x in (old, m)]
             + [x for (_, new), m in zip(pairs, marks, strict=True) for x in (m, new)])
+
+
+def applicable_edits(masked: str, quotes: list[str]) -> list[str] | None:
+    """The phrase edits of one instruction (:func:`phrase_edits`) in the form stored on its
+    edge: pairs that, applied one after another, act at once (:func:`simultaneous`)."""
+    return simultaneous(phrase_edits(masked, quotes))
 
 
 def phrase_edits(masked: str, quotes: list[str]) -> list[str] | None:
@@ -381,7 +389,7 @@ class _Extractor:
         if phrase is not None:
             method = ("phrase_removal" if "bỏ" in phrase.group("verb").lower()
                       else "textual_substitution")
-            edits = simultaneous(phrase_edits(masked, _quotes(head)))
+            edits = applicable_edits(masked, _quotes(head))
             paths = self._targets(mask_quotes(phrase.group("where")), [], target_doc=target_doc)
             for path in paths:
                 self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method, head[:500],
@@ -394,9 +402,8 @@ class _Extractor:
         if _PARTIAL_REPEAL.match(masked) or partial_parent is not None:
             # part of a unit repealed by a description of its content: the unit is named and
             # flagged (method partial_repeal, no new wording), never repealed whole
-            places = masked if partial_parent is not None else (
-                re.split(r"\s(?:tại|ở|trong)\s", masked, maxsplit=1)[-1]
-                if re.search(r"\s(?:tại|ở|trong)\s", masked) else "")
+            at = _AT_PLACES.search(masked)
+            places = masked if partial_parent is not None else masked[at.end():] if at else ""
             said = head if partial_parent is None else f"{partial_parent} {head}"
             paths = self._targets(places, self._outer_container(unit), target_doc=target_doc)
             for path in paths:
@@ -415,7 +422,7 @@ class _Extractor:
                       "phrase_addition" if low.startswith("bổ sung") else "phrase_removal")
             assert unit.parent is not None
             parent_line = _lead(unit.parent)
-            edits = simultaneous(phrase_edits(mask_quotes(parent_line), _quotes(parent_line)))
+            edits = applicable_edits(mask_quotes(parent_line), _quotes(parent_line))
             for path in self._targets(masked, [], target_doc=target_doc):
                 self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method,
                                   f"{parent_line[:300]} — {head[:200]}", effective,
@@ -464,7 +471,7 @@ class _Extractor:
                 low = seg.lower()
                 method = ("textual_substitution" if re.search(r"thay|bằng", low) else
                           "phrase_addition" if low.startswith("bổ sung") else "phrase_removal")
-                edits = simultaneous(phrase_edits(seg, quoted.get(seg, [])))
+                edits = applicable_edits(seg, quoted.get(seg, []))
                 textual = (method, edits, _unmask(seg, quoted.get(seg, [])))
                 paths = self._targets(seg, container, phrase=True, target_doc=target_doc)
                 for path in paths:
@@ -549,8 +556,8 @@ class _Extractor:
             action = self._action(seg)
             prev = out[-1] if out else (None, "")
             if action is None and prev[0] in ("TEXTUAL", "PLACES") and _WRAPPED_TARGET.match(seg) \
-                    and (prev[0] == "PLACES" or (self._action(prev[1]) == "TEXTUAL" and re.search(
-                        r"\s(?:tại|ở|trong)\s", prev[1]))):
+                    and (prev[0] == "PLACES" or (self._action(prev[1]) == "TEXTUAL"
+                                                 and _AT_PLACES.search(prev[1]))):
                 # "Thay thế cụm từ “A” bằng “B” tại khoản 3 Điều 3; khoản 2 Điều 5; …": more
                 # places of the same phrase edit (one with a verb of its own: an item of a list
                 # under "Bãi bỏ …; cụm từ “X” tại …; Điều 4" leaves Điều 4 to that verb)
