@@ -1,11 +1,11 @@
 """Agents: the legal, biomedical and sentence-graph reasoners.
 
-They receive an embedder and a chat model (the ports of :mod:`hopgraph.ports`, re-exported here so
+They receive an embedder and a chat model (the ports of :mod:`hopgraph.core.ports`, re-exported here so
 that existing imports keep working) and never build one: the adapters that do live in
 :mod:`hopgraph.models`.
 """
 
-from hopgraph.ports import (
+from hopgraph.core.ports import (
     ChatModel,
     ChatResult,
     Embedder,

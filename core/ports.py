@@ -22,7 +22,7 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ValidationError
 
-from hopgraph.errors import LLMError
+from hopgraph.core.errors import LLMError
 
 Vector = list[float]
 Message = dict[str, str]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from hopgraph.errors import RetrievalError
+from hopgraph.core.errors import RetrievalError
 
 MAX_QUESTION_CHARS = 2_000
 

@@ -43,7 +43,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
-from hopgraph.errors import QueryLoadError
+from hopgraph.core.errors import QueryLoadError
 
 __all__ = ["CypherQuery", "Mode", "QueryRegistry", "load_registry", "parse_query", "type_check"]
 

@@ -20,10 +20,10 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from hopgraph.agents.legal import Answer, LegalQA, tokens
-from hopgraph.errors import ConfigError, LLMError
-from hopgraph.ports import ChatModel, ask_schema
-from hopgraph.vocabulary import AnswerMode as Mode
-from hopgraph.vocabulary import AnswerStatus as Status
+from hopgraph.core.errors import ConfigError, LLMError
+from hopgraph.core.ports import ChatModel, ask_schema
+from hopgraph.core.vocabulary import AnswerMode as Mode
+from hopgraph.core.vocabulary import AnswerStatus as Status
 
 ABSTAINING = {Status.ABSTAINED, Status.CLARIFY, Status.OUT_OF_SCOPE, Status.CHITCHAT}
 ABLATIONS: dict[str, dict[str, Any]] = {

@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from hopgraph.errors import RetrievalError
+from hopgraph.core.errors import RetrievalError
+from hopgraph.core.ports import Embedder
 from hopgraph.graph_models._biomed_relations import RELATION_SPECS
 from hopgraph.graph_models._vocab import BioRel
-from hopgraph.ports import Embedder
 
 # Bump when triplet_text changes shape: stored vectors of the old text then stop matching.
 VERBALISATION_VERSION = 1

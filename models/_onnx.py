@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from hopgraph.errors import EmbeddingError
+from hopgraph.core.errors import EmbeddingError
 
 MIN_PROBE_COSINE = 0.99999
 # int8 against fp32, lowest cosine over the probes. all-MiniLM-L6-v2 quantised as below: 0.985 on

@@ -23,8 +23,9 @@ from enum import StrEnum
 
 import numpy as np
 
+from hopgraph.core.errors import RetrievalError
+from hopgraph.core.ports import Embedder
 from hopgraph.db import QueryRunner
-from hopgraph.errors import RetrievalError
 from hopgraph.graph_models import (
     RELATION_SPECS,
     BioType,
@@ -32,7 +33,6 @@ from hopgraph.graph_models import (
     triplet_embedding_key,
     triplet_text,
 )
-from hopgraph.ports import Embedder
 
 DEFAULT_K = 15
 DEFAULT_LAMBDA = 0.7

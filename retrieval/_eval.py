@@ -28,7 +28,7 @@ from pathlib import Path
 from pydantic import AliasChoices, BaseModel, Field, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
 
-from hopgraph.errors import RetrievalError
+from hopgraph.core.errors import RetrievalError
 
 DEFAULT_KS = (1, 3, 5, 10)
 # (asked text, the question's own date or None) -> ranked ids; None: the system's default date.

@@ -24,9 +24,10 @@ from datetime import date
 from itertools import pairwise
 from typing import Any
 
+from hopgraph.core.errors import RetrievalError
+from hopgraph.core.ports import Embedder
+from hopgraph.core.vocabulary import name_form
 from hopgraph.db import QueryRunner
-from hopgraph.errors import RetrievalError
-from hopgraph.ports import Embedder
 from hopgraph.retrieval._legal_context import assemble_context
 from hopgraph.retrieval._legal_query import (
     LEXICAL_STOPWORDS,
@@ -43,7 +44,6 @@ from hopgraph.retrieval._legal_types import (
     RetrievalFilters,
     to_native,
 )
-from hopgraph.vocabulary import name_form
 
 RETRIEVE_QUERY = "legal/retrieve_context"
 EXPAND_QUERY = "legal/expand_context"

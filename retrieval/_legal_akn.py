@@ -13,9 +13,9 @@ import re
 from datetime import date
 from typing import Any
 
-from hopgraph.errors import RetrievalError
+from hopgraph.core.errors import RetrievalError
+from hopgraph.core.vocabulary import fold
 from hopgraph.retrieval._legal_consolidate import ConsolidatedDocument, ConsolidatedUnit
-from hopgraph.vocabulary import fold
 
 _TAG = {"Part": "part", "Chapter": "chapter", "Section": "section", "Subsection": "subsection",
         "Article": "article", "Clause": "paragraph", "Point": "point", "Annex": "hcontainer"}

@@ -18,8 +18,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any, Literal
 
+from hopgraph.core.errors import RetrievalError
 from hopgraph.db import QueryRunner
-from hopgraph.errors import RetrievalError
 from hopgraph.retrieval._legal_query import parse_as_of
 from hopgraph.retrieval._legal_types import _jsonable, to_native
 

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from hopgraph.errors import RetrievalError
-from hopgraph.questions import validate_question
+from hopgraph.core.errors import RetrievalError
+from hopgraph.core.questions import validate_question
+from hopgraph.core.vocabulary import name_form, normalise_doc_number
 from hopgraph.retrieval._legal_types import MAX_QUESTION_CHARS, RetrievalFilters
-from hopgraph.vocabulary import name_form, normalise_doc_number
 
-# The form names are compared in here (hopgraph.vocabulary.name_form), under its old name.
+# The form names are compared in here (hopgraph.core.vocabulary.name_form), under its old name.
 fold = name_form
 
 MAX_QUERY_TERMS = 64
@@ -76,8 +76,8 @@ class PreparedQuery:
 
 def segment(text: str) -> str:
     """Word-segment Vietnamese text with pyvi (syllables of one word joined by ``_``)."""
-    # lazy, and without scikit-learn (hopgraph.segmenting): loading the CRF model costs ~0.3 s
-    from hopgraph.segmenting import segment as segment_vi
+    # lazy, and without scikit-learn (hopgraph.core.segmenting): loading the CRF model costs ~0.3 s
+    from hopgraph.core.segmenting import segment as segment_vi
 
     return segment_vi(text)
 
@@ -155,7 +155,7 @@ def prepare_question(question: object) -> PreparedQuery:
     """Validate and prepare a question.
 
     Raises:
-        RetrievalError: the question fails ``hopgraph.questions.validate_question`` (not a
+        RetrievalError: the question fails ``hopgraph.core.questions.validate_question`` (not a
             string, not valid UTF-8, empty, longer than ``MAX_QUESTION_CHARS``).
     """
     # no word to search: an empty result with its reason (the CLI refuses it before this)

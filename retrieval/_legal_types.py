@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any, Literal
 
-from hopgraph.results import Evidence, Validity
+from hopgraph.core.results import Evidence, Validity
 
 Role = Literal["seed", "successor", "reference", "provenance"]
 Fusion = Literal["linear", "rrf"]
@@ -246,7 +246,7 @@ class ContextItem:
         return Validity.IN_FORCE_DATE_UNKNOWN if self.date_unknown else Validity.IN_FORCE
 
     def to_evidence(self) -> Evidence:
-        """This item in the shared evidence shape (:class:`hopgraph.results.Evidence`): the
+        """This item in the shared evidence shape (:class:`hopgraph.core.results.Evidence`): the
         re-rank score (else the fused one), the validity note with the unknown-date warning,
         the document id and position as provenance."""
         score = self.scores.get("rerank", self.scores.get("fused"))

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from hopgraph.core.errors import RetrievalError
 from hopgraph.db import QueryRunner
-from hopgraph.errors import RetrievalError
 
 DEFAULT_ANCHOR_K = 20
 

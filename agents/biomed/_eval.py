@@ -24,9 +24,9 @@ from typing import Any
 from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity
 from hopgraph.agents.biomed._planning import decompose
 from hopgraph.agents.biomed._reasoner import Regram, RegramConfig
+from hopgraph.core.errors import HopgraphError
+from hopgraph.core.ports import Embedder, Vector
 from hopgraph.db import QueryRunner
-from hopgraph.errors import HopgraphError
-from hopgraph.ports import Embedder, Vector
 
 DEFAULT_PER_DATASET = 34
 MIRAGE_SETS = ("medqa", "medmcqa", "pubmedqa", "bioasq", "mmlu")

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from hopgraph.agents.biomed import _prompts
 from hopgraph.agents.biomed._linking import LinkedEntity
-from hopgraph.errors import LLMError
-from hopgraph.ports import ChatModel, parse_json_reply
+from hopgraph.core.errors import LLMError
+from hopgraph.core.ports import ChatModel, parse_json_reply
 from hopgraph.retrieval import Domain
 
 MAX_HOPS = 3

@@ -42,10 +42,10 @@ from hopgraph.agents.biomed._reviewer import (
     closed_world_problem,
     parse_triplets,
 )
+from hopgraph.core.errors import LLMError
+from hopgraph.core.ports import ChatModel, Embedder, parse_json_reply
+from hopgraph.core.results import Evidence
 from hopgraph.db import QueryRunner
-from hopgraph.errors import LLMError
-from hopgraph.ports import ChatModel, Embedder, parse_json_reply
-from hopgraph.results import Evidence
 from hopgraph.retrieval import (
     DEFAULT_HOP_DECAY,
     DEFAULT_K,
@@ -185,7 +185,7 @@ class BioAnswer:
 
     def to_evidence(self) -> list[Evidence]:
         """What the answer rests on, in the shared evidence shape
-        (:class:`hopgraph.results.Evidence`): every hop's region triplets (role ``triplet``, the
+        (:class:`hopgraph.core.results.Evidence`): every hop's region triplets (role ``triplet``, the
         hop as provenance, each triplet once), the hypotheses the Reviewer accepted
         (``hypothesis``), the entities joined across hops (``joined``) and the paths behind the
         chosen option (``option_path``)."""
@@ -254,7 +254,7 @@ class BioAnswer:
 
 
 def region_evidence(region: Region, *, hop: int | None = None) -> list[Evidence]:
-    """A region's triplets in the shared evidence shape (:class:`hopgraph.results.Evidence`),
+    """A region's triplets in the shared evidence shape (:class:`hopgraph.core.results.Evidence`),
     in region order: id ``head_id-[RELATION]->tail_id``, the verbalised triplet as text, the
     MMR score (the similarity when MMR was off), the sub-question (and hop) as provenance."""
     where = f"hop {hop} region: " if hop is not None else "region: "

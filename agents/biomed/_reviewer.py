@@ -18,10 +18,10 @@ from typing import Protocol, runtime_checkable
 from rapidfuzz import fuzz, process
 
 from hopgraph.agents.biomed import _prompts
+from hopgraph.core.errors import LLMError
+from hopgraph.core.ports import ChatModel, parse_json_reply
 from hopgraph.db import QueryRunner
-from hopgraph.errors import LLMError
 from hopgraph.graph_models import relation_of
-from hopgraph.ports import ChatModel, parse_json_reply
 from hopgraph.retrieval import Region
 
 MAX_ROUNDS = 2

@@ -35,10 +35,11 @@ from hopgraph.agents.legal._types import (
     Mode,
     Status,
 )
+from hopgraph.core.errors import ConfigError, LLMError
+from hopgraph.core.ports import ChatModel, Embedder, Usage, parse_json_reply
+from hopgraph.core.vocabulary import name_form as fold_query
 from hopgraph.db import QueryRunner
-from hopgraph.errors import ConfigError, LLMError
 from hopgraph.models import neutralise_fences
-from hopgraph.ports import ChatModel, Embedder, Usage, parse_json_reply
 from hopgraph.retrieval import (
     ContextItem,
     LegalRetriever,
@@ -46,7 +47,6 @@ from hopgraph.retrieval import (
     definition_item,
     definition_subject,
 )
-from hopgraph.vocabulary import name_form as fold_query
 
 DEFAULT_MAX_EVIDENCE = 6
 DEFAULT_ITEM_CHARS = 500
@@ -463,7 +463,7 @@ def _as_date(value: date | str | None) -> date | None:
     try:
         return date.fromisoformat(value)
     except ValueError as e:
-        from hopgraph.errors import RetrievalError
+        from hopgraph.core.errors import RetrievalError
 
         raise RetrievalError(f"as_of must be YYYY-MM-DD, got {value!r}") from e
 

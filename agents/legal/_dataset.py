@@ -47,9 +47,9 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field
 
+from hopgraph.core.errors import LLMError
+from hopgraph.core.ports import ChatModel, Embedder, ask_schema
 from hopgraph.db import QueryRunner
-from hopgraph.errors import LLMError
-from hopgraph.ports import ChatModel, Embedder, ask_schema
 
 TAU = 0.5
 PER_CLUSTER = 6

@@ -25,8 +25,8 @@ from hopgraph.agents.legal._parsing import (
     parse_unit_references,
 )
 from hopgraph.agents.legal._types import AgentStep, DocRef, Intent, Interpretation
-from hopgraph.errors import LLMError
-from hopgraph.ports import ChatModel, Usage, ask_schema
+from hopgraph.core.errors import LLMError
+from hopgraph.core.ports import ChatModel, Usage, ask_schema
 from hopgraph.retrieval import RetrievalFilters
 
 MAX_SUB_QUESTIONS = 3

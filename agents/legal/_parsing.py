@@ -15,8 +15,8 @@ from datetime import date
 from hopgraph.agents.legal._types import DocRef, UnitRef
 
 # One vocabulary (issue 17): the loader's document ids and fold, re-exported for the agents.
-from hopgraph.vocabulary import fold as fold
-from hopgraph.vocabulary import normalise_doc_number as normalise_doc_number
+from hopgraph.core.vocabulary import fold as fold
+from hopgraph.core.vocabulary import normalise_doc_number as normalise_doc_number
 
 DOC_TYPES = (
     "Hiến pháp", "Bộ luật", "Luật", "Pháp lệnh", "Nghị quyết liên tịch", "Nghị quyết",

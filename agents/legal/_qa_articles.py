@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hopgraph.agents.legal._parsing import content_tokens, fold
-from hopgraph.errors import ConfigError
+from hopgraph.core.errors import ConfigError
+from hopgraph.core.vocabulary import normalise_doc_number
 from hopgraph.loaders.legal import ParsedDocument, find_citations, name_key
-from hopgraph.vocabulary import normalise_doc_number
 
 CODIFICATION_TYPE = "Pháp điển"
 CODIFICATION_PREFIX = "Pháp điển: "

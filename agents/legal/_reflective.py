@@ -19,8 +19,8 @@ from pydantic import BaseModel
 from hopgraph.agents.legal._parsing import content_tokens, tokens
 from hopgraph.agents.legal._pathfinder import Pathfinder
 from hopgraph.agents.legal._types import AgentStep, EvidenceSet, Interpretation
-from hopgraph.errors import LLMError
-from hopgraph.ports import ChatModel, Usage, ask_schema
+from hopgraph.core.errors import LLMError
+from hopgraph.core.ports import ChatModel, Usage, ask_schema
 from hopgraph.retrieval import ContextItem, RetrievalFilters
 
 DEFAULT_MAX_REWRITES = 3

@@ -47,8 +47,8 @@ from rapidfuzz import fuzz
 
 from hopgraph.agents.legal._conductor import LegalQA
 from hopgraph.agents.legal._temporal_gold import Gold, Question, normalise
+from hopgraph.core.vocabulary import AnswerStatus
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
-from hopgraph.vocabulary import AnswerStatus
 
 MATCH = 0.85
 CONTAIN = 0.95
@@ -254,7 +254,7 @@ def run_temporal(gold: Gold, questions: Sequence[Question], systems: dict[str, S
     A question a system fails on (an error of the library, e.g. an over-long question) counts
     as an abstention of that system and is reported under ``errors``.
     """
-    from hopgraph.errors import HopgraphError
+    from hopgraph.core.errors import HopgraphError
 
     outcomes: dict[str, list[Outcome]] = {name: [] for name in systems}
     rows: list[dict[str, Any]] = []
@@ -310,7 +310,7 @@ def paraphrase(questions: Sequence[Question], chat: Any, *, max_tokens: int = 16
     the question's date, else the template (counted by reason). Recorded on each question."""
     from dataclasses import replace
 
-    from hopgraph.errors import LLMError
+    from hopgraph.core.errors import LLMError
 
     out: list[Question] = []
     kept: Counter[str] = Counter()

@@ -37,7 +37,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Literal
 
-from hopgraph.errors import HopgraphError
+from hopgraph.core.errors import HopgraphError
 
 Phase = Literal["before", "on", "after"]
 KINDS = {"sửa đổi": "amended", "thay thế": "replaced", "bổ sung": "supplemented",

@@ -12,12 +12,12 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any, Literal
 
-from hopgraph.results import Evidence
+from hopgraph.core.results import Evidence
+from hopgraph.core.vocabulary import AnswerMode, AnswerStatus
 from hopgraph.retrieval import ContextItem, LegalContext, RetrievalFilters
-from hopgraph.vocabulary import AnswerMode, AnswerStatus
 
 Intent = Literal["chitchat", "regulatory", "out_of_scope", "not_vietnamese"]
-# One enum each for answer status and mode (hopgraph.vocabulary); the old names stay.
+# One enum each for answer status and mode (hopgraph.core.vocabulary); the old names stay.
 Status = AnswerStatus
 Verdict = Literal[
     "supported", "unsupported", "contradicted", "superseded_citation", "invented_citation",
@@ -194,7 +194,7 @@ class Answer:
         return list(seen.values())
 
     def to_evidence(self) -> list[Evidence]:
-        """The retrieved items in the shared evidence shape (:class:`hopgraph.results.Evidence`),
+        """The retrieved items in the shared evidence shape (:class:`hopgraph.core.results.Evidence`),
         in order, without duplicates; the cited ones are in :attr:`citations` by the same id."""
         return [item.to_evidence() for item in self.evidence_items()]
 

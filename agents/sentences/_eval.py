@@ -42,7 +42,7 @@ from pydantic import BaseModel, ValidationError
 
 from hopgraph.agents import ChatModel
 from hopgraph.agents.sentences._reasoner import SentenceReasoner, count_tokens, generate_answer
-from hopgraph.errors import HopgraphError, RetrievalError
+from hopgraph.core.errors import HopgraphError, RetrievalError
 from hopgraph.retrieval import find_anchor_sentences, find_passages, passage_titles
 
 RECALL_AT = (2, 5, 10)

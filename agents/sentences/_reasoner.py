@@ -41,9 +41,10 @@ from pydantic import BaseModel
 
 from hopgraph.agents import ChatModel, Embedder, ask_schema
 from hopgraph.agents.sentences._answer_line import AnswerLine, answer_line
+from hopgraph.core.errors import LLMError, RetrievalError
+from hopgraph.core.results import Evidence
+from hopgraph.core.vocabulary import AnswerMode
 from hopgraph.db import QueryRunner
-from hopgraph.errors import LLMError, RetrievalError
-from hopgraph.results import Evidence
 from hopgraph.retrieval import (
     DEFAULT_ANCHOR_K,
     EXPAND_PATHS_MAX_HOPS,
@@ -54,7 +55,6 @@ from hopgraph.retrieval import (
     find_anchor_sentences,
     passage_titles,
 )
-from hopgraph.vocabulary import AnswerMode
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 REFINE_SYSTEM = (
@@ -153,7 +153,7 @@ class SentenceRetrieval:
         return sum(count_tokens(e.text) for e in self.evidence)
 
     def to_evidence(self) -> list[Evidence]:
-        """:attr:`evidence` in the shared evidence shape (:class:`hopgraph.results.Evidence`):
+        """:attr:`evidence` in the shared evidence shape (:class:`hopgraph.core.results.Evidence`):
         role ``anchor`` for a kept anchor, ``expansion`` for a sentence reached along a path;
         the passage id and position as provenance."""
         return [_sentence_evidence(e) for e in self.evidence]
@@ -165,7 +165,7 @@ class SentenceAnswer:
 
     question: str
     answer: str | None
-    mode: AnswerMode  # llm or retrieval_only (hopgraph.vocabulary: one spelling everywhere)
+    mode: AnswerMode  # llm or retrieval_only (hopgraph.core.vocabulary: one spelling everywhere)
     retrieval: SentenceRetrieval
     citations: list[tuple[str, str, int]] = field(default_factory=list)  # (title, passage id, position)
 

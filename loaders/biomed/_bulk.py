@@ -24,13 +24,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hopgraph.core.errors import IngestError
+from hopgraph.core.ports import Embedder
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, install_schema
-from hopgraph.errors import IngestError
 from hopgraph.graph_models import BioRel
 from hopgraph.loaders.biomed._embed import EmbedReport, embed_triplets
 from hopgraph.loaders.biomed._readers import EdgeRow, ReadStats, RowProblem, read_alias_table
 from hopgraph.loaders.biomed._writer import SAMPLE_ALIASES, BioLoader, LoadReport, read_edges
-from hopgraph.ports import Embedder
 
 # Unit separator between array elements (aliases) and between labels: never inside a name.
 ARRAY_DELIMITER = "\x1f"

@@ -18,10 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hopgraph.core.errors import EmbeddingError, IngestError
+from hopgraph.core.ports import Embedder
 from hopgraph.db import QueryRunner
-from hopgraph.errors import EmbeddingError, IngestError
 from hopgraph.graph_models import encode_vector, triplet_embedding_key, triplet_text
-from hopgraph.ports import Embedder
 
 DEFAULT_NODE_PAGE = 2_000
 DEFAULT_EMBED_CHUNK = 2_048

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 
 # tests/benchmarks/results/biomed_load_scale_bulk.md (8.1M generated PrimeKG-shaped rows, 2 cores)
 BULK_ROWS_PER_S = 14_841.0  # --bulk-import, end to end (read, import, restart, schema)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 from hopgraph.graph_models import RELATION_SPECS, BioRel, BioType, bio_type_of, relation_of
 
 KG_CSV_COLUMNS = ("relation", "display_relation", "x_id", "x_type", "x_name", "x_source",

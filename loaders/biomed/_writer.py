@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hopgraph.core.errors import IngestError
+from hopgraph.core.ports import Embedder
 from hopgraph.db import QueryRunner
-from hopgraph.errors import IngestError
 from hopgraph.graph_models import RELATION_SPECS, BioRel
 from hopgraph.loaders.biomed._embed import EmbedReport, embed_triplets
 from hopgraph.loaders.biomed._readers import (
@@ -29,7 +30,6 @@ from hopgraph.loaders.biomed._readers import (
     read_kg_csv,
     read_triplet_tsv,
 )
-from hopgraph.ports import Embedder
 
 DEFAULT_BATCH_SIZE = 10_000
 SAMPLES = Path(__file__).parent / "samples"

@@ -36,7 +36,7 @@ from email.utils import parsedate_to_datetime
 from html.parser import HTMLParser
 from pathlib import Path
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 
 DEFAULT_DELAY_S = 2.0
 DEFAULT_RETRIES = 4

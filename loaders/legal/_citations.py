@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 
+from hopgraph.core.vocabulary import normalise_doc_number
 from hopgraph.loaders.legal._ids import (
     DOC_NUMBER,
     OLD_DOC_NUMBER,
@@ -19,7 +20,6 @@ from hopgraph.loaders.legal._ids import (
     roman_to_int,
     slugify,
 )
-from hopgraph.vocabulary import normalise_doc_number
 
 _N = r"\d{1,3}[a-zđ]?"
 _L = r"[a-zđ]\d?"

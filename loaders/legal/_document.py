@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from datetime import date
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 from hopgraph.loaders.legal._dates import find_effective_dates, impossible_dates, parse_date
 from hopgraph.loaders.legal._ids import (
     DOC_NUMBER,

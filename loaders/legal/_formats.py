@@ -17,7 +17,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
+from hopgraph.core.vocabulary import normalise_doc_number
 from hopgraph.loaders.legal._dates import parse_date
 from hopgraph.loaders.legal._document import build_document
 from hopgraph.loaders.legal._html import read_html
@@ -31,7 +32,6 @@ from hopgraph.loaders.legal._ids import (
 from hopgraph.loaders.legal._model import DocumentMeta, ParsedDocument, Problem, Relation
 from hopgraph.loaders.legal._office import read_docx, read_pdf
 from hopgraph.loaders.legal._relations import extract_relations
-from hopgraph.vocabulary import normalise_doc_number
 
 Lines = list[tuple[int, str]]
 SKIP_NAMES = {"questions.json", "readme.md", "license", "license.md"}

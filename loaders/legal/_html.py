@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 from hopgraph.loaders.legal._dates import parse_date
 from hopgraph.loaders.legal._ids import DOC_NUMBER, OLD_DOC_NUMBER
 from hopgraph.loaders.legal._model import DocumentMeta

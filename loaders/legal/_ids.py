@@ -12,7 +12,7 @@ import re
 import unicodedata
 
 # The one normaliser of document numbers lives in the core vocabulary; re-exported here.
-from hopgraph.vocabulary import normalise_doc_number as normalise_doc_number
+from hopgraph.core.vocabulary import normalise_doc_number as normalise_doc_number
 
 LEVELS = ("Part", "Chapter", "Section", "Subsection", "Article", "Clause", "Point", "Annex")
 LEVEL_PREFIX = {

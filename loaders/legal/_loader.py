@@ -25,8 +25,8 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hopgraph.core.errors import DatabaseUnavailable, HopgraphError
 from hopgraph.db import QueryRunner
-from hopgraph.errors import DatabaseUnavailable, HopgraphError
 from hopgraph.loaders.legal._citations import NameIndex, stated_names, title_aliases
 from hopgraph.loaders.legal._formats import codification_names, expand_paths, read_file, read_text
 from hopgraph.loaders.legal._model import ParsedDocument, Problem
@@ -34,7 +34,7 @@ from hopgraph.loaders.legal._relations import DEFER_RELATIONS, extract_relations
 from hopgraph.loaders.legal._rows import DEFAULT_EMBED_CHARS, WritePlan, plan_document
 
 if TYPE_CHECKING:
-    from hopgraph.ports import Embedder
+    from hopgraph.core.ports import Embedder
 
 DEFAULT_BATCH_SIZE = 1000
 # Size limits (issue 18: a 15 MB article or a 2 MB line did not load within 240 s). An input over

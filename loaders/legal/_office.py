@@ -14,7 +14,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 from hopgraph.loaders.legal._model import DocumentMeta
 
 # fewer characters than this in the whole text layer: a scanned PDF

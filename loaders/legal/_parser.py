@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 from hopgraph.loaders.legal._ids import number_key, ordinal_number, point_index, segment
 from hopgraph.loaders.legal._model import Problem, Quote, Unit
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 from hopgraph.loaders.legal._citations import TITLE_PLACEHOLDER, title_slugs
 from hopgraph.loaders.legal._ids import citation, doc_label, slugify, split_unit_id
 from hopgraph.loaders.legal._model import ParsedDocument, Problem, Unit

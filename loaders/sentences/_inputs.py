@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ValidationError
 
+from hopgraph.core.errors import LLMError
+from hopgraph.core.ports import ChatModel, Embedder, parse_json_reply
 from hopgraph.db import QueryRunner
-from hopgraph.errors import LLMError
 from hopgraph.loaders.sentences._entities import EntityTagger, entity_key
 from hopgraph.loaders.sentences._inputs import RawPassage
 from hopgraph.loaders.sentences._split import clean_sentences, looks_english, split_text
@@ -31,7 +32,6 @@ from hopgraph.loaders.sentences._structure import (
     heuristic_structure,
     llm_structure,
 )
-from hopgraph.ports import ChatModel, Embedder, parse_json_reply
 
 DEFAULT_BATCH_PASSAGES = 200
 DEFAULT_MAX_DF = 25

@@ -6,7 +6,7 @@ Two implementations of the same step (paper §3.1, Appendix A.1/A.2):
   sentences that open with an anaphor or a satellite discourse marker, or name no entity, are
   supplementary; relation types come from discourse markers; defaults are ``conjunction`` (N-N)
   and ``elaboration`` (N-S). Every edge it makes carries ``method='heuristic'``.
-* :func:`llm_structure` asks a :class:`~hopgraph.ports.ChatModel` with the prompts below; any
+* :func:`llm_structure` asks a :class:`~hopgraph.core.ports.ChatModel` with the prompts below; any
   reply that does not parse or validate falls back to the heuristic for that step, and the edges
   say which method produced them.
 
@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ValidationError
 
-from hopgraph.errors import LLMError
-from hopgraph.ports import ChatModel, parse_json_reply
+from hopgraph.core.errors import LLMError
+from hopgraph.core.ports import ChatModel, parse_json_reply
 
 NN_RELATIONS = ("conjunction", "contrast", "disjunction", "restatement", "sequence")
 NS_RELATIONS = (

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hopgraph.core.settings import default_home
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
-from hopgraph.settings import default_home
 
 REPO = Path(__file__).resolve().parents[2]
 DATABASE = "neo4j"

@@ -47,6 +47,7 @@ from hopgraph.agents.biomed._eval import (
 )
 from hopgraph.agents.biomed._linking import EntityLinker, option_form
 from hopgraph.agents.biomed._reasoner import Regram
+from hopgraph.core.settings import Settings
 from hopgraph.db import Neo4jRunner, connect
 from hopgraph.db._runtime import LocalInstance, free_port
 from hopgraph.db._schema_install import install_schema
@@ -54,7 +55,6 @@ from hopgraph.loaders.biomed import load_primekg
 from hopgraph.models._embedders import build_embedder
 from hopgraph.models._llm import chat_model_from
 from hopgraph.retrieval._biomed import Domain, collect_candidates, relation_weights, select_region
-from hopgraph.settings import Settings
 
 RESULTS = Path(__file__).parent / "results"
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"

@@ -9,7 +9,7 @@ Each entry point runs ``--runs`` times as a fresh process, interleaved with the 
 medians to the baseline's, the load average, the commit and the date. The commands that need a
 server are run against a closed port: they measure start-up up to the one-line "no Neo4j server
 answers" (``db status``, ``consolidate``). ``segment`` is the first word segmentation of a
-question (the question path's pyvi, hopgraph.segmenting) against pyvi's own import, which brings
+question (the question path's pyvi, hopgraph.core.segmenting) against pyvi's own import, which brings
 scikit-learn. The heavy libraries are read from ``sys.modules`` at exit of one extra run.
 """
 
@@ -45,8 +45,8 @@ def entry_points(closed_uri: str) -> dict[str, str]:
         "hopgraph db status (no server)": _CLI.format(args=["--uri", closed_uri, "db", "status"]),
         "hopgraph consolidate X (no server)": _CLI.format(
             args=["--uri", closed_uri, "consolidate", "12/2016/NĐ-MAU"]),
-        "segment (hopgraph.segmenting)":
-            f"from hopgraph.segmenting import segment\nsegment({QUESTION!r})",
+        "segment (hopgraph.core.segmenting)":
+            f"from hopgraph.core.segmenting import segment\nsegment({QUESTION!r})",
         "segment (pyvi's own import)":
             f"from pyvi import ViTokenizer\nViTokenizer.tokenize({QUESTION!r})",
     }

@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests.benchmarks._common
 
 from hopgraph.agents.legal import LegalQA, QAOptions
+from hopgraph.core.settings import DEFAULT_EMBEDDING_DIM, default_home
 from hopgraph.db import free_port
 from hopgraph.eval import (
     ABLATIONS,
@@ -38,7 +39,6 @@ from hopgraph.eval import (
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 from hopgraph.models import OpenAIChatModel, build_embedder
 from hopgraph.models._llm_server import DEFAULT_ALIAS, wait_until_ready
-from hopgraph.settings import DEFAULT_EMBEDDING_DIM, default_home
 from tests.benchmarks._common import local_neo4j
 
 HERE = Path(__file__).resolve().parent

@@ -64,6 +64,8 @@ from hopgraph.agents.legal._qa_articles import (
     article_of,
     read_qa_articles,
 )
+from hopgraph.core.ports import Embedder
+from hopgraph.core.settings import DEFAULT_EMBEDDING_DIM, default_home
 from hopgraph.db import Neo4jRunner
 from hopgraph.eval import (
     ABSTAINING,
@@ -77,8 +79,6 @@ from hopgraph.eval import (
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal, parse_inputs, plan_document
 from hopgraph.loaders.legal._loader import collect_names
 from hopgraph.models import build_embedder
-from hopgraph.ports import Embedder
-from hopgraph.settings import DEFAULT_EMBEDDING_DIM, default_home
 from tests.benchmarks._common import local_neo4j
 
 HERE = Path(__file__).resolve().parent

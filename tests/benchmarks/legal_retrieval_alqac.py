@@ -43,9 +43,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from hopgraph.core.ports import Embedder
+from hopgraph.core.settings import Settings, default_home
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.models import build_embedder
-from hopgraph.ports import Embedder
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig, legal_systems
 from hopgraph.retrieval._eval import EvalQuestion, EvalReport, System, evaluate, percentile
 from hopgraph.retrieval._legal_query import segment
@@ -54,7 +55,6 @@ from hopgraph.retrieval._legal_types import (
     DEFAULT_HEADING_WEIGHT,
     DEFAULT_LAMBDA,
 )
-from hopgraph.settings import Settings, default_home
 from tests.benchmarks._alqac_corpus import (
     read_corpus,
     read_questions_2023,

@@ -21,10 +21,10 @@ import logging
 import time
 from dataclasses import replace
 
+from hopgraph.core.settings import default_home
 from hopgraph.models import build_embedder
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig, legal_systems
 from hopgraph.retrieval._eval import System, evaluate
-from hopgraph.settings import default_home
 from tests.benchmarks.legal_retrieval_alqac import (
     AS_OF,
     BASELINE_LAMBDA,

@@ -40,11 +40,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from hopgraph.core.settings import default_home
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
 from hopgraph.retrieval._eval import percentile
 from hopgraph.retrieval._legal_types import DEFAULT_BODY_WEIGHT
-from hopgraph.settings import default_home
 from tests.benchmarks._common import commit
 
 RESULTS = Path(__file__).parent / "results"

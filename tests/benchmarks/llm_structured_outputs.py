@@ -45,13 +45,13 @@ from pydantic import BaseModel, ValidationError
 from hopgraph.agents.legal import Answer
 from hopgraph.agents.legal._interpreter import Interpreter, _RouteReply
 from hopgraph.agents.legal._reflective import ReflectiveLoop, _Grade
+from hopgraph.core.errors import LLMError
+from hopgraph.core.ports import ChatResult, Usage, parse_json_reply
 from hopgraph.db import free_port
-from hopgraph.errors import LLMError
 from hopgraph.eval._legal_qa import QAQuestion, _Judge, judge, load_questions
 from hopgraph.loaders.legal import SAMPLES_DIR, ParsedDocument, read_file
 from hopgraph.models import OpenAIChatModel
 from hopgraph.models._llm_server import BUNDLED_MODEL_FILE, DEFAULT_ALIAS, wait_until_ready
-from hopgraph.ports import ChatResult, Usage, parse_json_reply
 from hopgraph.retrieval import ContextItem, Provenance
 
 HERE = Path(__file__).resolve().parent

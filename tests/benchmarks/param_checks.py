@@ -21,8 +21,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from hopgraph.core.errors import QueryLoadError
 from hopgraph.cypher import QueryRegistry, load_registry
-from hopgraph.errors import QueryLoadError
 from hopgraph.retrieval import LegalRetriever
 from tests.retrieval_fixtures import HashEmbedder
 

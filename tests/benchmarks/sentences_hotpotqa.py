@@ -32,8 +32,8 @@ from hopgraph.agents.sentences import (
     format_table,
     read_questions,
 )
+from hopgraph.core.errors import HopgraphError
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
-from hopgraph.errors import HopgraphError
 from hopgraph.loaders.sentences import LoadReport, SpacyTagger, load_passages, read_corpus
 from hopgraph.models import OpenAIChatModel, build_embedder
 

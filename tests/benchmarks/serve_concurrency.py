@@ -36,9 +36,9 @@ import anyio
 import httpx
 import psutil
 
+from hopgraph.core.settings import default_home
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
-from hopgraph.settings import default_home
 
 RESULTS = Path(__file__).resolve().parent / "results"
 AS_OF = "2024-06-01"

@@ -17,6 +17,7 @@ from pathlib import Path
 import neo4j
 import pytest
 
+from hopgraph.core.settings import DEFAULT_EMBEDDING_DIM, default_home
 from hopgraph.db import (
     LocalInstance,
     Neo4jRunner,
@@ -25,7 +26,6 @@ from hopgraph.db import (
     free_port,
     install_schema,
 )
-from hopgraph.settings import DEFAULT_EMBEDDING_DIM, default_home
 
 TEST_DATABASE = "neo4j"
 
@@ -112,7 +112,7 @@ def llm_endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     import subprocess
     import sys
 
-    from hopgraph.errors import LLMError
+    from hopgraph.core.errors import LLMError
     from hopgraph.models._llm_server import DEFAULT_ALIAS, bundled_model_path, wait_until_ready
 
     external = os.environ.get("HOPGRAPH_LLM_BASE_URL")

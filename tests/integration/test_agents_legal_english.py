@@ -12,11 +12,11 @@ import pytest
 from hopgraph.agents.legal import LegalQA
 from hopgraph.agents.legal import _interpreter as interpreter_module
 from hopgraph.agents.legal._conductor import NOT_VIETNAMESE_REPLY
+from hopgraph.core.ports import Embedder
+from hopgraph.core.settings import default_home
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 from hopgraph.models import build_embedder
-from hopgraph.ports import Embedder
-from hopgraph.settings import default_home
 from tests.integration.conftest import TEST_DATABASE, Server, clear_database
 
 pytestmark = pytest.mark.integration

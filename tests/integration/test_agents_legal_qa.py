@@ -11,11 +11,11 @@ from click.testing import CliRunner
 
 from hopgraph.agents.legal import AbstentionRule, LegalQA, QAOptions
 from hopgraph.cli import cli
+from hopgraph.core.ports import Embedder
+from hopgraph.core.settings import default_home
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 from hopgraph.models import OpenAIChatModel, build_embedder
-from hopgraph.ports import Embedder
-from hopgraph.settings import default_home
 from tests.integration.conftest import TEST_DATABASE, Server, clear_database
 
 pytestmark = pytest.mark.integration

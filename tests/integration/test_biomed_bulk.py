@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from hopgraph.cli import cli
+from hopgraph.core.errors import IngestError
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port
-from hopgraph.errors import IngestError
 from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, bulk_import_primekg, load_primekg
 
 from .conftest import Server

@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 from hopgraph.agents.biomed import EntityLinker, Regram
+from hopgraph.core.errors import EmbeddingError
+from hopgraph.core.ports import Embedder
 from hopgraph.db import Neo4jRunner
-from hopgraph.errors import EmbeddingError
 from hopgraph.graph_models import triplet_embedding_key
 from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, embed_triplets, load_primekg
 from hopgraph.models import build_embedder
-from hopgraph.ports import Embedder
 from hopgraph.retrieval import Domain, collect_candidates, relation_weights, select_region
 from tests.integration.conftest import Server
 from tests.unit.biomed._fakes import BagEmbedder

@@ -19,9 +19,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from hopgraph.cli import cli
+from hopgraph.core.settings import Settings
 from hopgraph.db import free_port, local_instance
 from hopgraph.loaders.legal import SAMPLES_DIR
-from hopgraph.settings import Settings
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]  # starts its own Neo4j server
 

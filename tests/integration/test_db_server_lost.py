@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from hopgraph.core.errors import DatabaseUnavailable
+from hopgraph.core.settings import default_home
 from hopgraph.db import LocalInstance, Neo4jRunner, _runtime, connect, free_port
-from hopgraph.errors import DatabaseUnavailable
-from hopgraph.settings import default_home
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]  # starts its own Neo4j server
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from hopgraph import Hopgraph
+from hopgraph.core.errors import EmbeddingError
+from hopgraph.core.settings import DEFAULT_EMBEDDING_DIM
 from hopgraph.db import Neo4jRunner
-from hopgraph.errors import EmbeddingError
 from hopgraph.loaders.legal import SAMPLES_DIR
-from hopgraph.settings import DEFAULT_EMBEDDING_DIM
 
 from .conftest import TEST_DATABASE, Server
 from .local_http import send_json, serve

@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from hopgraph.cli import cli
+from hopgraph.core.samples import FICTIONAL_MARK
+from hopgraph.core.settings import default_home
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 from hopgraph.models import build_embedder
-from hopgraph.samples import FICTIONAL_MARK
-from hopgraph.settings import default_home
 from tests.integration.conftest import TEST_DATABASE, Server, clear_database
 
 pytestmark = pytest.mark.integration

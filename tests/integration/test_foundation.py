@@ -6,9 +6,9 @@ from datetime import date
 
 import pytest
 
+from hopgraph.core.errors import DatabaseError
 from hopgraph.cypher import load_registry
 from hopgraph.db import Neo4jRunner, ReadTransaction, describe_schema, install_schema, server_status
-from hopgraph.errors import DatabaseError
 from hopgraph.graph_models import schema_items
 
 from .conftest import TEST_DATABASE, Server

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from hopgraph.core.errors import DatabaseError
 from hopgraph.db import Neo4jRunner
-from hopgraph.errors import DatabaseError
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 from hopgraph.models import CachedEmbedder
 

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from hopgraph.cli import cli
+from hopgraph.core.errors import DatabaseUnavailable
 from hopgraph.db import Neo4jRunner
-from hopgraph.errors import DatabaseUnavailable
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal, load_state
 from tests.integration.conftest import Server, clear_database
 

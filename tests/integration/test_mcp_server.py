@@ -112,7 +112,7 @@ def test_mcp_stdio_tools_answer_from_the_graph(runner: Neo4jRunner, schema_insta
     assert out["seed"] in {it["node_id"] for it in out["trace"]["items"]}
     assert "12/2016/NĐ-MAU" in json.dumps(out["consolidate"], ensure_ascii=False)
     assert any("ABL1" in (t["head"], t["tail"]) for t in out["region"]["triplets"])
-    # every evidence tool also answers in the shared Evidence shape (hopgraph.results.Evidence)
+    # every evidence tool also answers in the shared Evidence shape (hopgraph.core.results.Evidence)
     shape = {"domain", "id", "text", "role", "score", "citation", "validity", "validity_note",
              "provenance"}
     for tool, domain in (("retrieve", "legal"), ("trace", "legal"), ("region", "biomed")):

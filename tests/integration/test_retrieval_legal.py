@@ -6,8 +6,8 @@ from datetime import date, timedelta
 
 import pytest
 
+from hopgraph.core.errors import RetrievalError
 from hopgraph.db import Neo4jRunner
-from hopgraph.errors import RetrievalError
 from hopgraph.retrieval import LegalContext, LegalRetriever, RetrievalConfig
 from tests.retrieval_fixtures import HashEmbedder, amendment_chain, write_graph
 

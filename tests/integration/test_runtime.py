@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from hopgraph.cli import cli
+from hopgraph.core.errors import AuthenticationFailed, RuntimeSetupError
 from hopgraph.db import connect
 from hopgraph.db._runtime import LocalInstance, assemble, free_port
-from hopgraph.errors import AuthenticationFailed, RuntimeSetupError
 
 from .conftest import Server
 

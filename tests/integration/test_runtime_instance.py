@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from hopgraph.core.errors import RuntimeSetupError
 from hopgraph.db._runtime import LocalInstance, free_port, neo4j_home, port_is_free
-from hopgraph.errors import RuntimeSetupError
 
 from .conftest import Server
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from hopgraph.core.settings import default_home
 from hopgraph.db import LocalInstance, _runtime, connect, free_port
-from hopgraph.settings import default_home
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]  # starts its own Neo4j server
 

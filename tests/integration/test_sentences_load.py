@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from hopgraph.core.ports import Embedder
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.sentences import (
     RawPassage,
@@ -15,7 +16,6 @@ from hopgraph.loaders.sentences import (
     sample_corpus_path,
 )
 from hopgraph.models import build_embedder
-from hopgraph.ports import Embedder
 from hopgraph.retrieval import find_anchor_sentences
 
 from .conftest import TEST_DATABASE

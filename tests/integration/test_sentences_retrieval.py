@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from hopgraph.agents.sentences import SentenceReasoner, evaluate, read_questions
 from hopgraph.cli import cli
+from hopgraph.core.ports import Embedder
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.sentences import (
     SpacyTagger,
@@ -19,7 +20,6 @@ from hopgraph.loaders.sentences import (
     sample_questions_path,
 )
 from hopgraph.models import build_embedder
-from hopgraph.ports import Embedder
 
 from .conftest import Server
 

@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 from hopgraph.agents import ChatResult
-from hopgraph.errors import LLMError
+from hopgraph.core.errors import LLMError
 from hopgraph.retrieval import (
     ChainStep,
     ContextItem,

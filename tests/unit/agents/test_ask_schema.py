@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel
 
 from hopgraph.agents import ChatResult, ask_schema
-from hopgraph.errors import LLMError
+from hopgraph.core.errors import LLMError
 
 
 class _Score(BaseModel):

@@ -14,7 +14,7 @@ from hopgraph.agents.legal._qa_articles import (
     parse_qa_article,
     read_qa_articles,
 )
-from hopgraph.errors import ConfigError
+from hopgraph.core.errors import ConfigError
 from hopgraph.loaders.legal import SAMPLES_DIR, parse_inputs
 
 ARTICLE = """# Khám trái tuyến được thanh toán bao nhiêu? Hồ sơ gồm gì?

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, ReadStats, estimate_load, read_edges
 
 HEADER = ("relation,display_relation,x_index,x_id,x_type,x_name,x_source,"

@@ -17,7 +17,7 @@ from hopgraph.agents.biomed._eval import (
     load_questions,
     paired_bootstrap,
 )
-from hopgraph.errors import HopgraphError
+from hopgraph.core.errors import HopgraphError
 from tests.unit.biomed._fakes import BagEmbedder
 from tests.unit.biomed.test_reasoning import _runner
 

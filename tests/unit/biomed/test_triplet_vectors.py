@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from hopgraph.errors import EmbeddingError, IngestError, RetrievalError
+from hopgraph.core.errors import EmbeddingError, IngestError, RetrievalError
 from hopgraph.graph_models import (
     RELATION_SPECS,
     BioRel,

@@ -12,9 +12,9 @@ import pytest
 from neo4j.exceptions import Neo4jError, ServiceUnavailable
 
 import hopgraph.db._runner as runner_module
+from hopgraph.core.errors import DatabaseUnavailable
 from hopgraph.cypher import load_registry
 from hopgraph.db import Neo4jRunner
-from hopgraph.errors import DatabaseUnavailable
 
 CRITICAL = ("Neo.TransientError.General.DatabaseUnavailable",
             "The database has encountered a critical error, and needs to be restarted. Please "

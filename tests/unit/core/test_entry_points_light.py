@@ -16,9 +16,9 @@ import time
 
 import pytest
 
+from hopgraph.core.errors import DatabaseUnavailable
+from hopgraph.core.settings import DEFAULT_CONNECT_TIMEOUT_S, Settings
 from hopgraph.db import connect
-from hopgraph.errors import DatabaseUnavailable
-from hopgraph.settings import DEFAULT_CONNECT_TIMEOUT_S, Settings
 
 # model, NLP and machine-learning libraries; none of them may be imported by an entry point that
 # does not embed, segment or tag
@@ -94,7 +94,7 @@ print("OUTPUT " + result.output.strip().replace("\\n", "\\\\n"))
 
 def test_pyvi_comes_without_scikit_learn() -> None:
     code = """
-from hopgraph.segmenting import segment
+from hopgraph.core.segmenting import segment
 print("SEGMENTED " + segment("Mức hưởng bảo hiểm y tế"))
 import sklearn  # still importable afterwards by whoever needs it
 """

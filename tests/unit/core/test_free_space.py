@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from hopgraph.cli import cli
+from hopgraph.core.errors import RuntimeSetupError
+from hopgraph.core.settings import DEFAULT_MIN_FREE_MB, Settings
 from hopgraph.db import Connection, check_free_space
-from hopgraph.errors import RuntimeSetupError
 from hopgraph.loaders.legal import SAMPLES_DIR
-from hopgraph.settings import DEFAULT_MIN_FREE_MB, Settings
 
 
 def _local(tmp_path: Path) -> tuple[Settings, Connection]:

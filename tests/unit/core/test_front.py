@@ -11,8 +11,8 @@ import pytest
 import hopgraph
 from hopgraph import Hopgraph
 from hopgraph._front import embedder_from_settings
-from hopgraph.errors import ConfigError, EmbeddingError
-from hopgraph.settings import Settings
+from hopgraph.core.errors import ConfigError, EmbeddingError
+from hopgraph.core.settings import Settings
 from tests.unit.fakes import RecordingRunner
 
 

@@ -18,7 +18,8 @@ from neo4j_graphrag.llm.types import LLMResponse, LLMUsage
 from neo4j_graphrag.retrievers.base import Retriever
 
 from hopgraph import Hopgraph
-from hopgraph.errors import EmbeddingError, LLMError, RetrievalError
+from hopgraph.core.errors import EmbeddingError, LLMError, RetrievalError
+from hopgraph.core.ports import ChatModel, Embedder
 from hopgraph.integrations.graphrag import (
     GraphragChatModel,
     GraphragEmbedder,
@@ -28,7 +29,6 @@ from hopgraph.integrations.graphrag import (
     as_chat_model,
     as_embedder,
 )
-from hopgraph.ports import ChatModel, Embedder
 from tests.unit.core.test_results import _context
 
 

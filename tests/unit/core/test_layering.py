@@ -1,18 +1,18 @@
 """Layers between the package's areas (issue 17), read from the source with ``ast`` (no import).
 
-An *area* is ``hopgraph.<area>``: the top-level folders (agents, eval, models, loaders,
-retrieval, cypher, graph_models, docker), the two sub-packages of the core folder that are layers of their own
-(``db`` near the bottom, ``cli`` on top), ``front``: the modules of the core folder that
-assemble the areas (the package ``__init__``, the front door ``_front``, ``_mcp``), and ``core``:
-the other modules directly in the core folder (errors, settings, questions, vocabulary, the
-ports ``hopgraph.ports``), the bottom layer.
+An *area* is a top-level folder of the repository mapped into the package by pyproject's
+``package-dir`` (issue 28: a folder stands on one floor): ``core`` (``hopgraph.core``: errors,
+settings, ports, results, vocabulary, questions, samples, segmenting), the bottom layer;
+``models``, ``docker``, ``cypher``, ``graph_models``, ``db``, ``loaders``, ``retrieval``,
+``agents``, ``eval``; ``front`` (the folder mapped to the package root ``hopgraph``: the lazy
+``__init__``, the front door ``_front``, the serving layer, ``integrations``) and ``cli`` on top.
 
-Two rules, each with an allow-list that issue 17 item 2 emptied (ports in ``hopgraph.ports``,
+Two rules, each with an allow-list that issue 17 item 2 emptied (ports in ``hopgraph.core.ports``,
 click commands in the CLI package, areas exporting what others use); keep them empty:
 
 1. No area imports another area's private module (a name with a ``_`` component below the
    area: ``hopgraph.db._runtime``, ``hopgraph.agents.legal._parsing``, ``hopgraph._front``).
-   Use what the area exports, or move the shared thing down (as ``hopgraph.vocabulary``).
+   Use what the area exports, or move the shared thing down (as ``hopgraph.core.vocabulary``).
 2. Areas import only downwards in :data:`LAYERS`, so there is no import cycle between areas.
    Every import counts, also one inside a function or under ``TYPE_CHECKING``: a lazy import
    hides a cycle from the interpreter, not from the design. Any import cycle between areas
@@ -29,14 +29,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-SUB_AREAS = {"db", "cli"}  # sub-packages of the core folder that are layers of their own
-# Modules of the core folder that assemble the areas: the area ``front``, above the agents and
-# below the CLI (the package's ``__init__`` exports the front door). The rest of the core folder
-# (errors, settings, questions, vocabulary, ports) is ``core``, the bottom layer.
-FRONT_MODULES = {"hopgraph", "hopgraph._front", "hopgraph._mcp", "hopgraph.integrations",
-                 "hopgraph.integrations.graphrag",
-                 # the serving layer: shared checks, HTTP API, its guard (issue 25)
-                 "hopgraph._service", "hopgraph._http", "hopgraph._http_guard"}
+# The folder mapped to the package root holds the front door and the serving layer: the area
+# ``front``, above the agents and the eval harnesses and below the CLI.
+ROOT_AREA = "front"
 
 # Imports of another area's private module allowed (importing module, imported module): none since
 # issue 17 item 2 (each area exports what the others use). Keep it empty: export the name instead.
@@ -50,7 +45,7 @@ LAYERS = ("core", "models", "docker", "cypher", "graph_models", "db", "loaders",
           "agents", "eval", "front", "cli")
 
 # Area imports that point upwards (importing area, imported area): none since issue 17 item 2 (the
-# ports in the core package, hopgraph.ports; the click commands in the CLI package; the stored
+# ports in the core package, hopgraph.core.ports; the click commands in the CLI package; the stored
 # form of triplet vectors in graph_models). Keep it empty: move the shared thing down instead.
 UPWARD_EDGES_ALLOWED: set[tuple[str, str]] = set()
 
@@ -71,28 +66,31 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _areas() -> set[str]:
+def _folders() -> dict[str, str]:
+    """Package name -> top-level folder, from pyproject's package-dir mapping."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    folders = config["tool"]["setuptools"]["package-dir"]
-    return {name.split(".")[1] for name in folders if name != "hopgraph"} | SUB_AREAS
+    return dict(config["tool"]["setuptools"]["package-dir"])
 
 
-AREAS = _areas()
+FOLDERS = _folders()
+AREAS = {name.split(".")[1] for name in FOLDERS if name != "hopgraph"} | {ROOT_AREA}
 
 
 def area_of(module: str) -> str:
-    """``hopgraph.<area>…`` -> area; :data:`FRONT_MODULES` -> ``front``; the other modules
-    directly in the core folder -> ``core``."""
-    if module in FRONT_MODULES:
-        return "front"
+    """``hopgraph.<area>…`` -> area; a module of the package root's folder -> ``front``."""
     parts = module.split(".")
-    return parts[1] if len(parts) >= 2 and parts[1] in AREAS else "core"
+    return parts[1] if len(parts) >= 2 and parts[1] in AREAS - {ROOT_AREA} else ROOT_AREA
+
+
+def folder_of(module: str) -> str:
+    """The top-level folder that holds ``module``'s file."""
+    return MODULES[module].relative_to(ROOT).parts[0]
 
 
 def is_private(module: str) -> bool:
     """A ``_`` component below the area (``hopgraph._front`` is private to front)."""
     parts = module.split(".")
-    below = parts[1:] if area_of(module) in {"core", "front"} else parts[2:]
+    below = parts[1:] if area_of(module) == ROOT_AREA else parts[2:]
     return any(p.startswith("_") and not p.startswith("__") for p in below)
 
 
@@ -184,13 +182,13 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_table_reads_every_module() -> None:
-    assert "hopgraph.vocabulary" in MODULES and "hopgraph.agents.legal._parsing" in MODULES
+    assert "hopgraph.core.vocabulary" in MODULES and "hopgraph.agents.legal._parsing" in MODULES
     assert area_of("hopgraph.agents.legal._parsing") == "agents"
     assert area_of("hopgraph.db._runtime") == "db" and area_of("hopgraph._front") == "front"
-    assert area_of("hopgraph.vocabulary") == "core"
+    assert area_of("hopgraph.core.vocabulary") == "core"
     assert area_of("hopgraph.models._llm") == "models" and is_private("hopgraph.models._onnx")
     assert is_private("hopgraph.agents.legal._parsing") and is_private("hopgraph._front")
-    assert not is_private("hopgraph.retrieval") and not is_private("hopgraph.vocabulary")
+    assert not is_private("hopgraph.retrieval") and not is_private("hopgraph.core.vocabulary")
 
 
 def test_no_new_import_of_another_areas_private_module() -> None:
@@ -205,7 +203,7 @@ def test_no_new_import_of_another_areas_private_module() -> None:
 
 
 def test_areas_import_only_downwards() -> None:
-    assert set(LAYERS) == AREAS | {"core", "front"}
+    assert set(LAYERS) == AREAS
     upward = {(a, b) for a, bs in area_graph().items() for b in bs
               if LAYERS.index(b) > LAYERS.index(a)} - UPWARD_EDGES_ALLOWED
     assert not upward, f"new upward imports between areas (importing, imported): {sorted(upward)}"

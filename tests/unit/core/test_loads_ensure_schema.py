@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from hopgraph.cli import cli, load
-from hopgraph.errors import DatabaseUnavailable
+from hopgraph.core.errors import DatabaseUnavailable
 
 
 def _module_of(command: str) -> ModuleType:

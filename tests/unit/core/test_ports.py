@@ -1,4 +1,4 @@
-"""The ports sit in the core package (issue 17): ``hopgraph.ports`` is light, and
+"""The ports sit in the core package (issue 17): ``hopgraph.core.ports`` is light, and
 ``hopgraph.agents`` re-exports the very same objects, so older imports keep working."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import hopgraph.agents as agents
-import hopgraph.ports as ports
+import hopgraph.core.ports as ports
 
 PORT_NAMES = ("ChatModel", "ChatResult", "Embedder", "SchemaReply", "Usage", "Vector",
               "ask_schema", "parse_json_reply")
@@ -21,7 +21,7 @@ def test_agents_re_exports_the_ports_themselves() -> None:
 
 
 def test_the_ports_import_no_adapter_and_no_model_library() -> None:
-    probe = ("import sys, json\nimport hopgraph.ports\n"
+    probe = ("import sys, json\nimport hopgraph.core.ports\n"
              "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
              "{'numpy', 'openai', 'neo4j', 'torch', 'sentence_transformers'} "
              "or m.startswith(('hopgraph.agents', 'hopgraph.models')))))")

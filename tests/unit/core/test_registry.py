@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from hopgraph.core.errors import QueryLoadError
 from hopgraph.cypher import load_registry, parse_query
-from hopgraph.errors import QueryLoadError
 
 GOOD = """\
 // purpose: Find units by id.
@@ -106,8 +106,8 @@ def test_shipped_fragment_is_shared_by_both_legal_queries() -> None:
 
 def test_runner_takes_the_settings_default_timeout() -> None:
     # The README's query-API example builds a runner without a timeout.
+    from hopgraph.core.settings import DEFAULT_QUERY_TIMEOUT_S
     from hopgraph.db import Neo4jRunner
-    from hopgraph.settings import DEFAULT_QUERY_TIMEOUT_S
 
     runner = Neo4jRunner(object(), database="neo4j")  # type: ignore[arg-type]  # no call made
     assert runner.timeout_s == DEFAULT_QUERY_TIMEOUT_S

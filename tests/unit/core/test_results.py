@@ -9,7 +9,8 @@ from hopgraph.agents.biomed import BioAnswer, HopResult, Hypothesis, Plan, Typed
 from hopgraph.agents.biomed._reasoner import Mode, OptionEvidence
 from hopgraph.agents.legal import Answer, EvidenceSet
 from hopgraph.agents.sentences import EvidenceSentence, SentenceAnswer, SentenceRetrieval
-from hopgraph.results import Evidence, EvidenceResult, Validity
+from hopgraph.core.results import Evidence, EvidenceResult, Validity
+from hopgraph.core.vocabulary import AnswerMode, AnswerStatus
 from hopgraph.retrieval import (
     ContextItem,
     Domain,
@@ -20,7 +21,6 @@ from hopgraph.retrieval import (
     Region,
     Triplet,
 )
-from hopgraph.vocabulary import AnswerMode, AnswerStatus
 
 AS_OF = date(2024, 6, 1)
 

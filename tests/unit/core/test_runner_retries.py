@@ -11,9 +11,9 @@ import pytest
 from neo4j.exceptions import ClientError, ServiceUnavailable, SessionExpired, TransientError
 
 import hopgraph.db._runner as runner_module
+from hopgraph.core.errors import DatabaseError, DatabaseUnavailable
 from hopgraph.cypher import load_registry
 from hopgraph.db import Neo4jRunner
-from hopgraph.errors import DatabaseError, DatabaseUnavailable
 
 KEY = "legal/mark_load_started"
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from hopgraph.core.errors import DatabaseUnavailable, RuntimeSetupError
 from hopgraph.db import _runner, _runtime
 from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.errors import DatabaseUnavailable, RuntimeSetupError
 
 SLEEPER = "import time; time.sleep(600)"
 

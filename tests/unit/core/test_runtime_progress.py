@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from hopgraph.core.errors import RuntimeSetupError
 from hopgraph.db import _runtime
-from hopgraph.errors import RuntimeSetupError
 
 FAKE_MVN = """#!/bin/sh
 echo "[INFO] Scanning for projects..."

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hopgraph.samples import FICTIONAL_MARK, is_sample_document, mark_fictional
+from hopgraph.core.samples import FICTIONAL_MARK, is_sample_document, mark_fictional
 
 
 def test_sample_numbers_are_marked_once_and_ids_are_left_alone() -> None:

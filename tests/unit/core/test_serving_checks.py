@@ -22,7 +22,7 @@ from hopgraph._service import (
     check_texts,
     suggest,
 )
-from hopgraph.errors import ConfigError
+from hopgraph.core.errors import ConfigError
 
 
 @pytest.mark.parametrize(("call", "field", "words"), [

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from hopgraph.errors import ConfigError
+from hopgraph.core.errors import ConfigError
+from hopgraph.core.settings import DEFAULT_BATCH_SIZE, Settings
 from hopgraph.graph_models import node_classes, schema_items
-from hopgraph.settings import DEFAULT_BATCH_SIZE, Settings
 
 
 def test_settings_read_from_given_mapping(tmp_path: Path) -> None:

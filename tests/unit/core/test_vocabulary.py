@@ -8,9 +8,9 @@ from datetime import date
 
 import pytest
 
-from hopgraph import vocabulary
 from hopgraph.agents.legal import Interpreter, _parsing, _types
 from hopgraph.agents.sentences import SentenceAnswer
+from hopgraph.core import vocabulary
 from hopgraph.loaders.legal import _ids
 from hopgraph.loaders.legal import normalise_doc_number as loader_normalise
 from hopgraph.retrieval import _legal_query, prepare_question

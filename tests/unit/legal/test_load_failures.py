@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hopgraph.errors import DatabaseUnavailable
+from hopgraph.core.errors import DatabaseUnavailable
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
 from tests.unit.fakes import RecordingRunner
 

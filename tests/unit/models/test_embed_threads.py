@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from hopgraph._front import embedder_from_settings
-from hopgraph.errors import ConfigError
-from hopgraph.settings import Settings, default_embed_threads
+from hopgraph.core.errors import ConfigError
+from hopgraph.core.settings import Settings, default_embed_threads
 
 
 @pytest.mark.parametrize(("cores", "threads"), [(1, 1), (2, 1), (4, 2), (8, 4), (64, 4)])

@@ -11,10 +11,10 @@ import httpx2 as httpx
 import openai
 import pytest
 
-from hopgraph.errors import LLMError
+from hopgraph.core.errors import LLMError
+from hopgraph.core.ports import Usage, parse_json_reply
 from hopgraph.models import OpenAIChatModel
 from hopgraph.models._llm_server import BUNDLED_MODEL_FILE, LocalLLMServer
-from hopgraph.ports import Usage, parse_json_reply
 
 
 @pytest.mark.parametrize(("reply", "expected"), [

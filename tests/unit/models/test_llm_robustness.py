@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from hopgraph.errors import LLMError
+from hopgraph.core.errors import LLMError
 from hopgraph.models._llm import OpenAIChatModel, neutralise_fences
 from tests.integration.local_http import send_json, serve
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hopgraph.errors import EmbeddingError
+from hopgraph.core.errors import EmbeddingError
 from hopgraph.models import SentenceTransformerEmbedder
 
 TEXTS = [

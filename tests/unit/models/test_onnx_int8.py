@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hopgraph.errors import ConfigError
+from hopgraph.core.errors import ConfigError
+from hopgraph.core.settings import Settings
 from hopgraph.models import SentenceTransformerEmbedder, _onnx
-from hopgraph.settings import Settings
 
 TEXTS = [
     "Which drugs target the protein encoded by BRCA1?",

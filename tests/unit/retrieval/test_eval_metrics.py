@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hopgraph.errors import RetrievalError
+from hopgraph.core.errors import RetrievalError
 from hopgraph.loaders.legal import SAMPLES_DIR
 from hopgraph.retrieval._eval import (
     evaluate,

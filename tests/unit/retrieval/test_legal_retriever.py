@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from hopgraph.errors import RetrievalError
+from hopgraph.core.errors import RetrievalError
 from hopgraph.retrieval import (
     LegalRetriever,
     RetrievalConfig,

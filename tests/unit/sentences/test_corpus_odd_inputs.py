@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from hopgraph.cli import cli
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 from hopgraph.loaders.sentences._inputs import read_corpus
 from tests.unit.sentences.fakes import FakeEmbedder, patch_load_sentences
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hopgraph.errors import IngestError
+from hopgraph.core.errors import IngestError
 from hopgraph.loaders.sentences import RawPassage, load_passages, read_corpus
 from tests.unit.chat_fakes import PromptChat
 

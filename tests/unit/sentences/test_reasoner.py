@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from hopgraph.agents.sentences import SentenceReasoner, SentenceRetrievalConfig
-from hopgraph.errors import RetrievalError
+from hopgraph.core.errors import RetrievalError
 from tests.unit.chat_fakes import PromptChat
 
 from .fakes import FakeEmbedder, RecordingRunner
@@ -175,7 +175,7 @@ def test_retrieval_only_without_llm_and_empty_question() -> None:
     reasoner = SentenceReasoner(RecordingRunner(_reads), FakeEmbedder())
     answer = reasoner.answer("Where was the director of Film A born?")
     assert answer.answer is None and answer.method == "retrieval-only"  # the older spelling
-    assert answer.mode == "retrieval_only"  # hopgraph.vocabulary.AnswerMode, as legal answers
+    assert answer.mode == "retrieval_only"  # hopgraph.core.vocabulary.AnswerMode, as legal answers
     assert answer.retrieval.context_tokens > 0
     with pytest.raises(RetrievalError):
         reasoner.answer("  ")

@@ -5,7 +5,7 @@ badge and version timeline), ``legal_consolidate`` (paged), ``legal_diff`` (page
 ``legal_coverage``, ``biomed_region``, ``sentences_retrieve`` and ``graph_status``. None writes
 to the graph (each carries the ``readOnlyHint`` annotation), none calls an LLM: the client's own
 model reasons over the evidence, which comes with ids, citations, validity and provenance; every
-evidence tool also returns its items in the shared shape of :class:`hopgraph.results.Evidence`
+evidence tool also returns its items in the shared shape of :class:`hopgraph.core.results.Evidence`
 (``evidence``; for ``sentences_retrieve``, whose own ``evidence`` field predates it,
 ``evidence_items``).
 
@@ -36,8 +36,8 @@ from hopgraph._service import (
     PAGE_LIMIT_MAX,
     Service,
 )
-from hopgraph.errors import ConfigError, HopgraphError
-from hopgraph.questions import MAX_QUESTION_CHARS
+from hopgraph.core.errors import ConfigError, HopgraphError
+from hopgraph.core.questions import MAX_QUESTION_CHARS
 
 if TYPE_CHECKING:
     from hopgraph._front import Hopgraph
@@ -65,7 +65,7 @@ class _Open(BaseModel):
 
 
 class EvidenceOut(_Open):
-    """One piece of evidence in the shared shape (hopgraph.results.Evidence)."""
+    """One piece of evidence in the shared shape (hopgraph.core.results.Evidence)."""
 
     domain: str
     id: str = Field(description="graph id: legal unit id, triplet id or sentence id")

@@ -32,8 +32,8 @@ from hopgraph.agents.biomed import (
     load_mcq,
 )
 from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.core.settings import Settings
 from hopgraph.models import build_embedder, chat_model_from
-from hopgraph.settings import Settings
 
 
 @contextmanager

@@ -9,9 +9,9 @@ from typing import Any
 import click
 
 from hopgraph import Hopgraph
+from hopgraph.core.questions import validate_question
+from hopgraph.core.settings import Settings
 from hopgraph.db import Connection, Neo4jRunner
-from hopgraph.questions import validate_question
-from hopgraph.settings import Settings
 
 
 def settings_of(ctx: click.Context) -> Settings:
@@ -23,7 +23,7 @@ def settings_of(ctx: click.Context) -> Settings:
 
 
 class QuestionType(click.ParamType[str, Any]):
-    """A question argument: ``hopgraph.questions.validate_question`` before anything starts.
+    """A question argument: ``hopgraph.core.questions.validate_question`` before anything starts.
 
     A refusal is one ``Error:`` line and exit 1 (the root maps the error), not a usage screen.
     """

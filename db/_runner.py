@@ -28,9 +28,9 @@ from neo4j.exceptions import (
 from neo4j.exceptions import DatabaseError as ServerFailure
 from neo4j.exceptions import DatabaseUnavailable as DatabaseDown
 
+from hopgraph.core.errors import AuthenticationFailed, DatabaseError, DatabaseUnavailable
+from hopgraph.core.settings import DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_QUERY_TIMEOUT_S
 from hopgraph.cypher import CypherQuery, Mode, QueryRegistry, load_registry
-from hopgraph.errors import AuthenticationFailed, DatabaseError, DatabaseUnavailable
-from hopgraph.settings import DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_QUERY_TIMEOUT_S
 
 Record = dict[str, Any]
 T = TypeVar("T")

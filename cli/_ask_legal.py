@@ -13,11 +13,11 @@ import click
 from hopgraph import embedder_from_settings
 from hopgraph.agents.legal import LegalQA, QAOptions
 from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.core.samples import FICTIONAL_MARK, is_sample_document, mark_fictional
+from hopgraph.core.settings import Settings
 from hopgraph.eval import ABLATIONS, check_judge, load_questions, render_markdown, run_ablations
 from hopgraph.loaders.legal import SAMPLES_DIR
 from hopgraph.models import chat_model_from
-from hopgraph.samples import FICTIONAL_MARK, is_sample_document, mark_fictional
-from hopgraph.settings import Settings
 
 DEFAULT_QUESTIONS = SAMPLES_DIR
 

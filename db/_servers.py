@@ -18,10 +18,10 @@ from typing import Any, Literal
 
 import neo4j
 
+from hopgraph.core.errors import RuntimeSetupError
+from hopgraph.core.settings import DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_MIN_FREE_MB, Settings
 from hopgraph.db._runner import connect
 from hopgraph.db._runtime import LocalInstance
-from hopgraph.errors import RuntimeSetupError
-from hopgraph.settings import DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_MIN_FREE_MB, Settings
 
 ServerKind = Literal["external", "docker", "local"]
 _DOCKER_MARKER = "docker-started"

@@ -6,11 +6,11 @@ Every check raises :class:`RequestError`, which names the field and the problem 
 (``as_of: '2024-13-01' is not a date (expected YYYY-MM-DD or dd/mm/yyyy)``); each protocol edge
 translates it into what its caller reads (an MCP ``ToolError``, an HTTP 422 with the field). The
 bounds are the command line's: ``k`` 1..100 (``hopgraph retrieve --k``), a question of at most
-:data:`~hopgraph.questions.MAX_QUESTION_CHARS` characters, checked by the one
-:func:`~hopgraph.questions.validate_question`.
+:data:`~hopgraph.core.questions.MAX_QUESTION_CHARS` characters, checked by the one
+:func:`~hopgraph.core.questions.validate_question`.
 
 A document id is read as a user types it (``12/2016/nd-mau``, ``12/2016/ND-MAU``): normalised
-(:func:`hopgraph.vocabulary.normalise_doc_number`), then compared with the loaded documents; an
+(:func:`hopgraph.core.vocabulary.normalise_doc_number`), then compared with the loaded documents; an
 unknown one is refused with the closest loaded ids (``did you mean 12/2016/NĐ-MAU?``).
 """
 
@@ -25,15 +25,15 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from hopgraph.errors import HopgraphError, RetrievalError
-from hopgraph.questions import MAX_QUESTION_CHARS, validate_question
-from hopgraph.samples import FICTIONAL_MARK, is_sample_document
-from hopgraph.vocabulary import fold, normalise_doc_number
+from hopgraph.core.errors import HopgraphError, RetrievalError
+from hopgraph.core.questions import MAX_QUESTION_CHARS, validate_question
+from hopgraph.core.samples import FICTIONAL_MARK, is_sample_document
+from hopgraph.core.vocabulary import fold, normalise_doc_number
 
 if TYPE_CHECKING:
     from hopgraph._front import Hopgraph
-    from hopgraph.ports import Embedder, Vector
-    from hopgraph.settings import Settings
+    from hopgraph.core.ports import Embedder, Vector
+    from hopgraph.core.settings import Settings
 
 # Bounds shared by the CLI, HTTP and MCP (the CLI's: ``hopgraph retrieve --k`` is 1..100).
 K_MIN, K_MAX, DEFAULT_K = 1, 100, 5
@@ -71,7 +71,7 @@ class RequestError(HopgraphError):
 
 
 def check_question(value: object, field: str = "question") -> str:
-    """The question, cleaned by :func:`~hopgraph.questions.validate_question`.
+    """The question, cleaned by :func:`~hopgraph.core.questions.validate_question`.
 
     Raises:
         RequestError: the shared check refuses it.

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from hopgraph.errors import DatabaseError, RuntimeSetupError
+from hopgraph.core.errors import DatabaseError, RuntimeSetupError
 
 NEO4J_VERSION = "5.26.19"
 GDS_VERSION = "2.13.9"

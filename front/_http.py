@@ -46,8 +46,8 @@ from hopgraph._service import (
     RequestError,
     Service,
 )
-from hopgraph.errors import DatabaseError, HopgraphError, LLMError
-from hopgraph.questions import MAX_QUESTION_CHARS
+from hopgraph.core.errors import DatabaseError, HopgraphError, LLMError
+from hopgraph.core.questions import MAX_QUESTION_CHARS
 
 if TYPE_CHECKING:
     from hopgraph._front import Hopgraph

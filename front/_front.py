@@ -1,7 +1,7 @@
 """The front door: :class:`Hopgraph` assembles the runner, the embedders and the chat model once.
 
 Everything else in hopgraph *receives* these collaborators; this module is the one place (with
-the CLI, which builds on it) that constructs them from :class:`~hopgraph.settings.Settings`, or
+the CLI, which builds on it) that constructs them from :class:`~hopgraph.core.settings.Settings`, or
 takes injected ones, as graphdatascience's ``GraphDataScience(endpoint | driver | runner)`` does.
 Heavy parts (the driver, the embedding models, the LLM client) are built on first use, so a
 question that fails validation never opens a connection, and a legal-only session never loads
@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import neo4j
 
+from hopgraph.core.errors import ConfigError
+from hopgraph.core.settings import EmbedderSettings, Settings
 from hopgraph.db import Neo4jRunner, QueryRunner, connect
-from hopgraph.errors import ConfigError
-from hopgraph.settings import EmbedderSettings, Settings
 
 if TYPE_CHECKING:
     from neo4j_graphrag.embeddings.base import Embedder as GraphragEmbedder
@@ -44,9 +44,9 @@ if TYPE_CHECKING:
         SentenceRetrieval,
         SentenceRetrievalConfig,
     )
+    from hopgraph.core.ports import ChatModel, Embedder
     from hopgraph.db import Connection
     from hopgraph.loaders.legal import LoadReport
-    from hopgraph.ports import ChatModel, Embedder
     from hopgraph.retrieval import (
         ConsolidatedDocument,
         LegalContext,

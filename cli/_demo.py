@@ -17,8 +17,8 @@ from typing import Any
 import click
 
 from hopgraph.cli._context import settings_of
+from hopgraph.core.settings import Settings
 from hopgraph.db import Neo4jRunner, ensure_server, install_schema
-from hopgraph.settings import Settings
 
 AREAS = ("legal", "biomed", "sentences")
 LEGAL_QUESTIONS = 3

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hopgraph.core.errors import HopgraphError
+from hopgraph.core.samples import is_sample_document
 from hopgraph.db import QueryRunner
-from hopgraph.errors import HopgraphError
-from hopgraph.samples import is_sample_document
 
 SAMPLE_PASSAGE_PREFIX = "sample-"
 DELETE_BATCH = 10_000

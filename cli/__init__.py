@@ -1,6 +1,6 @@
 """The ``hopgraph`` command line: one root group that builds the settings, and its subcommands.
 
-Expected failures (every :class:`~hopgraph.errors.HopgraphError`) print one line and exit 1.
+Expected failures (every :class:`~hopgraph.core.errors.HopgraphError`) print one line and exit 1.
 Every command lives in this package (``_db``, ``_load_legal``, ``_ask_bio`` …), on top of the
 front door and the areas' public names; each is registered below and imported when it runs.
 """
@@ -13,8 +13,8 @@ import click
 
 from hopgraph.cli._groups import eval_, load
 from hopgraph.cli._lazy import ON_IMPORT, LazyGroup
-from hopgraph.errors import HopgraphError
-from hopgraph.settings import Neo4jSettings, Settings
+from hopgraph.core.errors import HopgraphError
+from hopgraph.core.settings import Neo4jSettings, Settings
 
 
 class _Root(LazyGroup):

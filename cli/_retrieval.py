@@ -12,7 +12,8 @@ import click
 
 from hopgraph import embedder_from_settings
 from hopgraph.cli._context import open_runner, settings_of
-from hopgraph.errors import RetrievalError
+from hopgraph.core.errors import RetrievalError
+from hopgraph.core.samples import mark_fictional
 from hopgraph.retrieval import (
     DEFAULT_KS,
     LegalContext,
@@ -30,7 +31,6 @@ from hopgraph.retrieval import (
     split_official,
 )
 from hopgraph.retrieval import consolidate as consolidate_document
-from hopgraph.samples import mark_fictional
 
 
 def _config(fusion: str, lam: float, granularity: str) -> RetrievalConfig:

@@ -1,7 +1,7 @@
 """neo4j-graphrag interoperability: hopgraph's retrievers in ``GraphRAG``, adapters both ways.
 
 Retrievers (subclasses of ``neo4j_graphrag.retrievers.base.Retriever``, built on a
-:class:`~hopgraph.Hopgraph`): every item is one :class:`~hopgraph.results.Evidence`, its
+:class:`~hopgraph.Hopgraph`): every item is one :class:`~hopgraph.core.results.Evidence`, its
 ``content`` the evidence block (``[id] citation (validity note)`` and the text, so the LLM can cite
 the id and sees whether a wording holds) and its ``metadata`` the evidence's other fields
 (``id``, ``role``, ``score``, ``validity``, ``provenance`` …):
@@ -13,9 +13,9 @@ the id and sees whether a wording holds) and its ``metadata`` the evidence's oth
 Adapters between the ports:
 
 - :class:`GraphragEmbedder`: a neo4j-graphrag ``Embedder`` as hopgraph's
-  :class:`~hopgraph.ports.Embedder` (name, checked dimension, ``embed_documents``);
+  :class:`~hopgraph.core.ports.Embedder` (name, checked dimension, ``embed_documents``);
 - :class:`GraphragChatModel`: a neo4j-graphrag ``LLMInterface`` / ``LLMInterfaceV2`` as hopgraph's
-  :class:`~hopgraph.ports.ChatModel`;
+  :class:`~hopgraph.core.ports.ChatModel`;
 - :class:`HopgraphEmbedder`: hopgraph's embedder as a neo4j-graphrag ``Embedder``;
 - :func:`as_embedder` / :func:`as_chat_model`: what :class:`~hopgraph.Hopgraph` applies to the
   embedders and chat model it is given, so ``Hopgraph(legal_embedder=OpenAIEmbeddings(…),
@@ -49,15 +49,15 @@ from neo4j_graphrag.llm.base import LLMInterface, LLMInterfaceV2
 from neo4j_graphrag.retrievers.base import Retriever
 from neo4j_graphrag.types import RawSearchResult, RetrieverResultItem
 
-from hopgraph.errors import ConfigError, EmbeddingError, LLMError, RetrievalError
-from hopgraph.ports import DEFAULT_MAX_TOKENS, ChatResult
-from hopgraph.results import Evidence
+from hopgraph.core.errors import ConfigError, EmbeddingError, LLMError, RetrievalError
+from hopgraph.core.ports import DEFAULT_MAX_TOKENS, ChatResult
+from hopgraph.core.results import Evidence
 
 if TYPE_CHECKING:
     from hopgraph import Hopgraph
     from hopgraph.agents.biomed import RegramConfig
     from hopgraph.agents.sentences import SentenceRetrievalConfig
-    from hopgraph.ports import Embedder
+    from hopgraph.core.ports import Embedder
     from hopgraph.retrieval import RetrievalConfig
 
 __all__ = [
@@ -230,7 +230,7 @@ class HopgraphSentenceRetriever(_HopgraphRetriever):
 # -- embedders -------------------------------------------------------------------------------
 
 class GraphragEmbedder:
-    """A neo4j-graphrag ``Embedder`` as hopgraph's :class:`~hopgraph.ports.Embedder` port.
+    """A neo4j-graphrag ``Embedder`` as hopgraph's :class:`~hopgraph.core.ports.Embedder` port.
 
     neo4j-graphrag embedders have only ``embed_query``; passages are embedded one by one with
     it. Vectors are L2-normalised (as hopgraph's own embedders'), and every vector must have the
@@ -292,7 +292,7 @@ class HopgraphEmbedder(_GraphragEmbedderBase):
     ``Embedder``, e.g. for a neo4j-graphrag ``VectorRetriever`` over hopgraph's vector indexes.
 
     Args:
-        embedder: a :class:`~hopgraph.ports.Embedder` (``hg.embedder("legal")``).
+        embedder: a :class:`~hopgraph.core.ports.Embedder` (``hg.embedder("legal")``).
     """
 
     def __init__(self, embedder: Embedder) -> None:
@@ -311,7 +311,7 @@ class HopgraphEmbedder(_GraphragEmbedderBase):
 
 class GraphragChatModel:
     """A neo4j-graphrag LLM (``LLMInterfaceV2``, or the older ``LLMInterface``) as hopgraph's
-    :class:`~hopgraph.ports.ChatModel`.
+    :class:`~hopgraph.core.ports.ChatModel`.
 
     A v2 LLM (``OpenAILLM``, ``AnthropicLLM`` …) gets the messages as they are; with
     ``forward_params`` it also gets ``max_tokens`` and ``temperature`` and, for a JSON reply
@@ -340,7 +340,7 @@ class GraphragChatModel:
     def complete(self, messages: Sequence[Mapping[str, str]], *,
                  max_tokens: int = DEFAULT_MAX_TOKENS, temperature: float = 0.0,
                  json_mode: bool = False, schema: Mapping[str, Any] | None = None) -> ChatResult:
-        """Send ``messages``; see :class:`~hopgraph.ports.ChatModel`.
+        """Send ``messages``; see :class:`~hopgraph.core.ports.ChatModel`.
 
         Raises:
             LLMError: no messages, or the LLM failed (neo4j-graphrag's own retries included).

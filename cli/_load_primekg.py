@@ -16,6 +16,8 @@ from tqdm import tqdm
 from hopgraph import embedder_from_settings
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.cli._exit import finish_load
+from hopgraph.core.ports import Embedder
+from hopgraph.core.settings import Settings
 from hopgraph.db import docker_started, local_instance
 from hopgraph.loaders.biomed import (
     DEFAULT_BATCH_SIZE,
@@ -24,8 +26,6 @@ from hopgraph.loaders.biomed import (
     estimate_load,
     load_primekg,
 )
-from hopgraph.ports import Embedder
-from hopgraph.settings import Settings
 
 LOAD_TIMEOUT_S = 600.0
 
