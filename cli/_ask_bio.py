@@ -17,22 +17,18 @@ import click
 from tqdm import tqdm
 
 from hopgraph.agents.biomed import (
-    ABLATIONS,
     BioAnswer,
     EntityLinker,
     GraphVerifier,
     LLMVerifier,
-    MemoEmbedder,
-    MemoLinker,
     Regram,
     RegramConfig,
     Verifier,
     build_nlp,
-    evaluate,
-    load_mcq,
 )
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.core.settings import Settings
+from hopgraph.eval.biomed import ABLATIONS, MemoEmbedder, MemoLinker, evaluate, load_mcq
 from hopgraph.models import build_embedder, chat_model_from
 
 

@@ -9,14 +9,9 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from hopgraph.agents.sentences import (
-    SentenceReasoner,
-    SentenceRetrievalConfig,
-    evaluate,
-    format_table,
-    read_questions,
-)
+from hopgraph.agents.sentences import SentenceReasoner, SentenceRetrievalConfig
 from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.eval.sentences import evaluate, format_table, read_questions
 from hopgraph.loaders.sentences import sample_questions_path
 from hopgraph.models import build_embedder, chat_model_from
 

@@ -10,8 +10,8 @@ import click
 from tqdm import tqdm
 
 from hopgraph import embedder_from_settings
-from hopgraph.agents.legal import build_dataset
 from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.eval.dataset import build_dataset
 
 
 @click.group()

@@ -10,20 +10,17 @@ import click
 from tqdm import tqdm
 
 from hopgraph import embedder_from_settings
-from hopgraph.agents.legal import (
-    LegalQA,
-    QAOptions,
+from hopgraph.agents.legal import LegalQA, QAOptions
+from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.eval.temporal import (
     ask_system,
     flat_system,
-    generate_questions,
     paraphrase,
-    read_pairs,
-    render_temporal,
     retrieve_system,
     run_temporal,
-    sample_questions,
 )
-from hopgraph.cli._context import open_runner, settings_of
+from hopgraph.eval.temporal import render_markdown as render_temporal
+from hopgraph.eval.temporal_gold import generate_questions, read_pairs, sample_questions
 from hopgraph.loaders.legal import load_legal
 from hopgraph.retrieval import LegalRetriever
 

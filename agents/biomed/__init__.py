@@ -2,7 +2,6 @@
 region reasoning with evidence-aware modes, the Reviewer and answer synthesis."""
 
 from hopgraph.agents.biomed._build import build_nlp
-from hopgraph.agents.biomed._eval import ABLATIONS, MemoEmbedder, MemoLinker, evaluate, load_mcq
 from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity, mentions_of
 from hopgraph.agents.biomed._planning import Plan, Typed, classify, decompose
 from hopgraph.agents.biomed._reasoner import (
@@ -24,8 +23,8 @@ from hopgraph.agents.biomed._reviewer import (
 )
 
 __all__ = [
-    "ABLATIONS", "BioAnswer", "EntityLinker", "GraphVerifier", "HopResult", "Hypothesis",
-    "LLMVerifier", "LinkedEntity", "MemoEmbedder", "MemoLinker", "Mode", "Plan", "Regram",
-    "RegramConfig", "Reviewer", "Typed", "Verdict", "Verifier", "build_nlp", "classify",
-    "decompose", "evaluate", "load_mcq", "mentions_of", "mode_for", "region_evidence",
+    "BioAnswer", "EntityLinker", "GraphVerifier", "HopResult", "Hypothesis", "LLMVerifier",
+    "LinkedEntity", "Mode", "Plan", "Regram", "RegramConfig", "Reviewer", "Typed", "Verdict",
+    "Verifier", "build_nlp", "classify", "decompose", "mentions_of", "mode_for",
+    "region_evidence",
 ]

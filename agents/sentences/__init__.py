@@ -1,7 +1,6 @@
 """The sentence reasoner over SentGraph: anchors, refinement, path expansion, answers, evaluation."""
 
 from hopgraph.agents.sentences._answer_line import AnswerLine, answer_line
-from hopgraph.agents.sentences._eval import evaluate, format_table, read_questions
 from hopgraph.agents.sentences._reasoner import (
     EvidenceSentence,
     SentenceAnswer,
@@ -21,8 +20,5 @@ __all__ = [
     "SentenceRetrievalConfig",
     "answer_line",
     "count_tokens",
-    "evaluate",
-    "format_table",
     "generate_answer",
-    "read_questions",
 ]

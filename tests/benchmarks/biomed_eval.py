@@ -3,7 +3,7 @@
 Starts its own Neo4j, loads the PrimeKG subset (``../shared/data/primekg``), then on a seeded
 sample of MIRAGE + AfrimedQA questions runs ReGraM, its ablations (no domain prior, no multi-hop,
 no MMR, no reviewer) and the unweighted vector top-15 baseline in one run (see
-``hopgraph.agents.biomed._eval``). It also times the weighted region query against a plain
+``hopgraph.eval.biomed``). It also times the weighted region query against a plain
 one-hop neighbourhood query for the entities linked in those questions (same server, p50 ratio),
 and the whole region construction (Cypher + MMR with all-MiniLM-L6-v2).
 
@@ -12,7 +12,7 @@ set the configured LLM answers; without it the deterministic KG scorer does (sta
 ``--uri bolt://… --password-file FILE`` evaluates on a server already holding the subset (loaded
 by ``load_primekg``; its node and edge counts are recorded) instead of starting and loading one.
 ``--ceiling`` also measures how many questions have an option within 1–3 edges of a question
-entity at all (:func:`hopgraph.agents.biomed._eval.evidence_ceiling`).
+entity at all (:func:`hopgraph.eval.biomed.evidence_ceiling`).
 ``--fraction F`` loads only a share F of the subset's rows (a seeded shuffle of its lines, so
 each smaller graph is contained in every larger one): how accuracy grows with coverage.
 """
@@ -36,7 +36,13 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from hopgraph.agents.biomed._build import build_nlp
-from hopgraph.agents.biomed._eval import (
+from hopgraph.agents.biomed._linking import EntityLinker, option_form
+from hopgraph.agents.biomed._reasoner import Regram
+from hopgraph.core.settings import Settings
+from hopgraph.db import Neo4jRunner, connect
+from hopgraph.db._runtime import LocalInstance, free_port
+from hopgraph.db._schema_install import install_schema
+from hopgraph.eval.biomed import (
     ABLATIONS,
     MemoEmbedder,
     MemoLinker,
@@ -45,12 +51,6 @@ from hopgraph.agents.biomed._eval import (
     evidence_ceiling,
     load_mcq,
 )
-from hopgraph.agents.biomed._linking import EntityLinker, option_form
-from hopgraph.agents.biomed._reasoner import Regram
-from hopgraph.core.settings import Settings
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
 from hopgraph.loaders.biomed import load_primekg
 from hopgraph.models._embedders import build_embedder
 from hopgraph.models._llm import chat_model_from

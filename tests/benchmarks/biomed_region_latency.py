@@ -48,8 +48,8 @@ from typing import Any
 import numpy as np
 
 from hopgraph.agents.biomed import EntityLinker, Regram, build_nlp
-from hopgraph.agents.biomed._eval import load_questions
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.eval.biomed import load_questions
 from hopgraph.graph_models import encode_vector, triplet_embedding_key
 from hopgraph.loaders.biomed import embed_triplets, load_primekg
 from hopgraph.models import SentenceTransformerEmbedder, build_embedder

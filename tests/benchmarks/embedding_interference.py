@@ -37,8 +37,8 @@ from typing import Any
 import numpy as np
 
 from hopgraph.agents.biomed import EntityLinker
-from hopgraph.agents.biomed._eval import load_questions
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.eval.biomed import load_questions
 from hopgraph.loaders.biomed import load_primekg
 from hopgraph.models import SentenceTransformerEmbedder
 from hopgraph.retrieval import Domain, relation_weights

@@ -58,12 +58,6 @@ from hopgraph.agents.legal._abstention import (
     calibrate,
     measure,
 )
-from hopgraph.agents.legal._qa_articles import (
-    CorpusIndex,
-    QAArticle,
-    article_of,
-    read_qa_articles,
-)
 from hopgraph.core.ports import Embedder
 from hopgraph.core.settings import DEFAULT_EMBEDDING_DIM, default_home
 from hopgraph.db import Neo4jRunner
@@ -75,6 +69,12 @@ from hopgraph.eval import (
     load_questions,
     render_markdown,
     token_f1,
+)
+from hopgraph.eval.qa_articles import (
+    CorpusIndex,
+    QAArticle,
+    article_of,
+    read_qa_articles,
 )
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal, parse_inputs, plan_document
 from hopgraph.loaders.legal._loader import collect_names

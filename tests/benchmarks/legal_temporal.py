@@ -118,9 +118,9 @@ def _causes(uri: str, password: str, pairs: Path, data: dict[str, Any], seed: in
 
     import neo4j
 
-    from hopgraph.agents.legal import generate_questions, read_pairs
-    from hopgraph.agents.legal._temporal_eval import TOP, judge
     from hopgraph.db import Neo4jRunner
+    from hopgraph.eval.temporal import TOP, judge
+    from hopgraph.eval.temporal_gold import generate_questions, read_pairs
     from hopgraph.models import build_embedder
     from hopgraph.retrieval import LegalRetriever
 

@@ -2,7 +2,7 @@
 
 Starts its own Neo4j (local runtime, temporary data directory), builds the sentence graph of the
 994-passage corpus with the heuristic path (cold embedding cache: the construction cost is real),
-then evaluates on the 100 questions every system of :mod:`hopgraph.agents.sentences._eval` in the
+then evaluates on the 100 questions every system of :mod:`hopgraph.eval.sentences` in the
 same run. With the bundled SmolLM2-135M (``hopgraph llm serve``'s model) it also measures EM/F1
 on a question subset, the graph with LLM anchor refinement on that subset, and LLM construction
 (calls per document, fallbacks) on a few passages. Results: ``results/sentences_hotpotqa.md/json``.
@@ -25,15 +25,10 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from hopgraph.agents.sentences import (
-    SentenceReasoner,
-    SentenceRetrievalConfig,
-    evaluate,
-    format_table,
-    read_questions,
-)
+from hopgraph.agents.sentences import SentenceReasoner, SentenceRetrievalConfig
 from hopgraph.core.errors import HopgraphError
 from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.eval.sentences import evaluate, format_table, read_questions
 from hopgraph.loaders.sentences import LoadReport, SpacyTagger, load_passages, read_corpus
 from hopgraph.models import OpenAIChatModel, build_embedder
 

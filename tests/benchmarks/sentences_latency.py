@@ -25,8 +25,9 @@ from pathlib import Path
 from statistics import mean, median
 from typing import Any
 
-from hopgraph.agents.sentences import SentenceReasoner, read_questions
+from hopgraph.agents.sentences import SentenceReasoner
 from hopgraph.db import Neo4jRunner, connect
+from hopgraph.eval.sentences import read_questions
 from hopgraph.models import build_embedder
 from hopgraph.retrieval import find_anchor_sentences
 

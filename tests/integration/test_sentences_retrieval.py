@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hopgraph.agents.sentences import SentenceReasoner, evaluate, read_questions
+from hopgraph.agents.sentences import SentenceReasoner
 from hopgraph.cli import cli
 from hopgraph.core.ports import Embedder
 from hopgraph.db import Neo4jRunner
+from hopgraph.eval.sentences import evaluate, read_questions
 from hopgraph.loaders.sentences import (
     SpacyTagger,
     load_passages,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hopgraph.agents.legal._dataset import (
+from hopgraph.eval.dataset import (
     Context,
     EvidenceItem,
     GeneratedQA,

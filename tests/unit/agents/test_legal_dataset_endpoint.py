@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from hopgraph.agents.legal._dataset import Context, Tuple, generate
+from hopgraph.eval.dataset import Context, Tuple, generate
 from hopgraph.models import OpenAIChatModel
 from tests.integration.local_http import send_json, serve
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from hopgraph.agents.legal._qa_articles import (
+from hopgraph.core.errors import ConfigError
+from hopgraph.eval.qa_articles import (
     CitedProvision,
     CorpusIndex,
     article_of,
@@ -14,7 +15,6 @@ from hopgraph.agents.legal._qa_articles import (
     parse_qa_article,
     read_qa_articles,
 )
-from hopgraph.core.errors import ConfigError
 from hopgraph.loaders.legal import SAMPLES_DIR, parse_inputs
 
 ARTICLE = """# Khám trái tuyến được thanh toán bao nhiêu? Hồ sơ gồm gì?

@@ -7,9 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from hopgraph.agents.legal import GoldError, generate_questions, read_pairs, sample_questions
-from hopgraph.agents.legal._temporal_eval import bootstrap_ci, judge, score, summarise
-from hopgraph.agents.legal._temporal_gold import new_wording, parse_address, read_units
+from hopgraph.eval.temporal import bootstrap_ci, judge, score, summarise
+from hopgraph.eval.temporal_gold import (
+    GoldError,
+    generate_questions,
+    new_wording,
+    parse_address,
+    read_pairs,
+    read_units,
+    sample_questions,
+)
 
 PAIRS = Path(__file__).parents[2] / "integration" / "temporal_pairs"
 
@@ -83,7 +90,7 @@ def test_questions_come_from_the_files_with_fixed_seeds() -> None:
 
 
 def test_every_phrasing_names_the_document_and_the_unit_or_its_content() -> None:
-    from hopgraph.agents.legal._temporal_gold import _content_words
+    from hopgraph.eval.temporal_gold import _content_words
 
     gold = read_pairs(PAIRS)
     qs = generate_questions(gold, seed=0, phrasings_per_date=3)
@@ -171,7 +178,7 @@ def test_a_folder_without_pairs_json_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_paraphrase_keeps_a_rewording_only_when_it_states_the_date() -> None:
-    from hopgraph.agents.legal import paraphrase
+    from hopgraph.eval.temporal import paraphrase
     from tests.unit.chat_fakes import PromptChat
 
     gold = read_pairs(PAIRS)

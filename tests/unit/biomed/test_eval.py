@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from hopgraph.agents.biomed import EntityLinker, Regram
-from hopgraph.agents.biomed._eval import (
+from hopgraph.core.errors import HopgraphError
+from hopgraph.eval.biomed import (
     ABLATIONS,
     MemoLinker,
     evaluate,
@@ -17,7 +18,6 @@ from hopgraph.agents.biomed._eval import (
     load_questions,
     paired_bootstrap,
 )
-from hopgraph.core.errors import HopgraphError
 from tests.unit.biomed._fakes import BagEmbedder
 from tests.unit.biomed.test_reasoning import _runner
 

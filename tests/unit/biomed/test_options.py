@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from hopgraph.agents.biomed import EntityLinker, LinkedEntity, Regram, RegramConfig
-from hopgraph.agents.biomed._eval import compare, load_questions
 from hopgraph.agents.biomed._linking import (
     _CHEMICAL_WORD,
     long_mentions,
@@ -24,6 +23,7 @@ from hopgraph.agents.biomed._options import (
     option_score,
     option_strength,
 )
+from hopgraph.eval.biomed import compare, load_questions
 from hopgraph.retrieval._biomed import OptionPath, Triplet
 from tests.unit.biomed._fakes import BagEmbedder, FakeRunner
 
@@ -176,7 +176,7 @@ def test_compare_reports_answered_questions_against_the_majority_letter_and_spli
 
 
 def test_evidence_ceiling_counts_links_and_distances() -> None:
-    from hopgraph.agents.biomed._eval import Question, evidence_ceiling
+    from hopgraph.eval.biomed import Question, evidence_ceiling
 
     runner = FakeRunner({"biomed/search_entities": _search,
                          "biomed/measure_pair_distances": lambda p: [

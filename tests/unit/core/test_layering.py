@@ -216,6 +216,16 @@ def test_the_model_adapters_stand_on_the_core_alone() -> None:
         "a module directly in agents/ (model adapters live in models/)"
 
 
+def test_the_eval_harnesses_live_in_eval() -> None:
+    """Harnesses that score the agents over question sets are not agents (issue 28)."""
+    harness = ("_eval", "eval", "_temporal_eval", "_temporal_gold", "_dataset", "_qa_articles")
+    misplaced = [m for m in MODULES if m.startswith("hopgraph.agents.")
+                 and m.rsplit(".", 1)[-1] in harness]
+    assert not misplaced, f"evaluation harnesses under agents/ (move them to eval/): {misplaced}"
+    assert {"hopgraph.eval.biomed", "hopgraph.eval.sentences", "hopgraph.eval.temporal",
+            "hopgraph.eval.dataset"} <= set(MODULES)
+
+
 def test_no_import_cycle_between_areas() -> None:
     assert cycles(area_graph()) == [], f"import cycle between areas: {cycles(area_graph())}"
 

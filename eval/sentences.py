@@ -41,7 +41,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from hopgraph.agents import ChatModel
-from hopgraph.agents.sentences._reasoner import SentenceReasoner, count_tokens, generate_answer
+from hopgraph.agents.sentences import SentenceReasoner, count_tokens, generate_answer
 from hopgraph.core.errors import HopgraphError, RetrievalError
 from hopgraph.retrieval import find_anchor_sentences, find_passages, passage_titles
 

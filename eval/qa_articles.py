@@ -28,9 +28,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hopgraph.agents.legal._parsing import content_tokens, fold
+from hopgraph.agents.legal import content_tokens
 from hopgraph.core.errors import ConfigError
-from hopgraph.core.vocabulary import normalise_doc_number
+from hopgraph.core.vocabulary import fold, normalise_doc_number
 from hopgraph.loaders.legal import ParsedDocument, find_citations, name_key
 
 CODIFICATION_TYPE = "Pháp điển"

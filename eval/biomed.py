@@ -21,9 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hopgraph.agents.biomed._linking import EntityLinker, LinkedEntity
-from hopgraph.agents.biomed._planning import decompose
-from hopgraph.agents.biomed._reasoner import Regram, RegramConfig
+from hopgraph.agents.biomed import EntityLinker, LinkedEntity, Regram, RegramConfig, decompose
 from hopgraph.core.errors import HopgraphError
 from hopgraph.core.ports import Embedder, Vector
 from hopgraph.db import QueryRunner

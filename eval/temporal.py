@@ -45,9 +45,9 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from hopgraph.agents.legal._conductor import LegalQA
-from hopgraph.agents.legal._temporal_gold import Gold, Question, normalise
+from hopgraph.agents.legal import LegalQA
 from hopgraph.core.vocabulary import AnswerStatus
+from hopgraph.eval.temporal_gold import Gold, Question, normalise
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
 
 MATCH = 0.85
