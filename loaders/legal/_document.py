@@ -211,8 +211,10 @@ def build_document(
     codification: bool = False,
     meta_overrides: DocumentMeta | None = None,
     names: Mapping[str, str] | None = None,
+    relations: bool = True,
 ) -> ParsedDocument:
-    """Parse one document's lines into structure, metadata and relations.
+    """Parse one document's lines into structure, metadata and relations (``relations=False``:
+    structure and metadata only; the loader reads relations in a second pass).
 
     Raises:
         IngestError: the text has no unit at all, or a duplicate article number.
@@ -247,5 +249,6 @@ def build_document(
                           "unit found; is this a legal text?")
     doc = ParsedDocument(meta=meta, units=structure.units, preamble=preamble, warnings=warnings)
     apply_dates(doc, structure.units)
-    extract_relations(doc, names)
+    if relations:
+        extract_relations(doc, names)
     return doc

@@ -139,13 +139,17 @@ def _safe(where: str, fn: Any, *args: Any, **kwargs: Any) -> ParsedDocument | Pr
         return Problem(where, None, message.strip())
 
 
-def read_file(path: Path, names: Mapping[str, str] | None = None
+def read_file(path: Path, names: Mapping[str, str] | None = None, *, relations: bool = True
               ) -> Iterator[ParsedDocument | Problem]:
-    """Every document in one input file, parsed, or the problem that stopped it."""
+    """Every document in one input file, parsed, or the problem that stopped it.
+
+    ``relations=False`` reads structure and header only (the loader's first pass: it reads the
+    relations once every document of the run is known, with their titles in ``names``).
+    """
     file = str(path)
     extractor = EXTRACTORS.get(path.suffix.lower())
     if extractor is not None:
-        yield _safe(file, _read_extracted, path, extractor, names)
+        yield _safe(file, _read_extracted, path, extractor, names, relations)
         return
     try:
         text = read_text(path)
@@ -159,24 +163,24 @@ def read_file(path: Path, names: Mapping[str, str] | None = None
         return
     suffix = path.suffix.lower()
     if suffix in (".json", ".jsonl"):
-        yield from _read_json(path, text, names)
+        yield from _read_json(path, text, names, relations)
     elif suffix == ".md" and ("THÔNG TIN VĂN BẢN" in text[:4000] or text.startswith("---")):
-        yield _safe(file, read_phapdien, path, text, names)
+        yield _safe(file, read_phapdien, path, text, names, relations=relations)
     else:
         yield _safe(file, build_document, _lines(text), file=file, source_format="text",
-                    fallback_id=path.stem, names=names)
+                    fallback_id=path.stem, names=names, relations=relations)
 
 
-def _read_extracted(path: Path, extractor: Any, names: Mapping[str, str] | None
-                    ) -> ParsedDocument:
+def _read_extracted(path: Path, extractor: Any, names: Mapping[str, str] | None,
+                    relations: bool) -> ParsedDocument:
     """A .docx, .pdf or .html file: its text lines and stated metadata, then the text parser."""
     lines, meta = extractor(path)
     return build_document(_lines("\n".join(lines)), file=str(path),
                           source_format=meta.source_format, meta_overrides=meta,
-                          fallback_id=path.stem, names=names)
+                          fallback_id=path.stem, names=names, relations=relations)
 
 
-def _read_jsonl(path: Path, text: str, names: Mapping[str, str] | None
+def _read_jsonl(path: Path, text: str, names: Mapping[str, str] | None, relations: bool
                 ) -> Iterator[ParsedDocument | Problem]:
     """One record per line; a line that is not JSON or not a record fails alone, by number."""
     file = str(path)
@@ -192,30 +196,31 @@ def _read_jsonl(path: Path, text: str, names: Mapping[str, str] | None
             yield Problem(file, n, "JSON nested too deeply to be read")
             continue
         if isinstance(rec, dict) and "articles" in rec:
-            yield _safe(f"{file}#{rec.get('id', n)}", _alqac_law, file, rec, names)
+            yield _safe(f"{file}#{rec.get('id', n)}", _alqac_law, file, rec, names, relations)
         elif isinstance(rec, dict) and ("Content" in rec or "content" in rec):
-            yield _crawl_record(file, rec, n, names)
+            yield _crawl_record(file, rec, n, names, relations)
         else:
             yield Problem(file, n, "unknown record: expected an ALQAC {id, articles} or a crawl "
                                    "{Id, Content} object per line")
 
 
-def _crawl_record(file: str, rec: dict[str, Any], i: int, names: Mapping[str, str] | None
-                  ) -> ParsedDocument | Problem:
+def _crawl_record(file: str, rec: dict[str, Any], i: int, names: Mapping[str, str] | None,
+                  relations: bool) -> ParsedDocument | Problem:
     rid = str(rec.get("Id", rec.get("id", i)))
     content = rec.get("Content", rec.get("content"))
     if not isinstance(content, str) or not content.strip():
         return Problem(f"{file}#{rid}", None, "record has no Content text")
     number = rid if _NUMBER_ONLY.match(rid) else None
     return _safe(f"{file}#{rid}", build_document, _lines(content), file=f"{file}#{rid}",
-                 source_format="crawl", number=number, fallback_id=rid, names=names)
+                 source_format="crawl", number=number, fallback_id=rid, names=names,
+                 relations=relations)
 
 
-def _read_json(path: Path, text: str, names: Mapping[str, str] | None
+def _read_json(path: Path, text: str, names: Mapping[str, str] | None, relations: bool
                ) -> Iterator[ParsedDocument | Problem]:
     file = str(path)
     if path.suffix.lower() == ".jsonl":
-        yield from _read_jsonl(path, text, names)
+        yield from _read_jsonl(path, text, names, relations)
         return
     try:
         data: Any = json.loads(text)
@@ -230,21 +235,24 @@ def _read_json(path: Path, text: str, names: Mapping[str, str] | None
     if isinstance(data, list) and data and all(isinstance(x, dict) for x in data):
         if all("articles" in x for x in data):
             for i, law in enumerate(data):
-                yield _safe(f"{file}#{law.get('id', i)}", _alqac_law, file, law, names)
+                yield _safe(f"{file}#{law.get('id', i)}", _alqac_law, file, law, names,
+                            relations)
             return
         if all(("Content" in x or "content" in x) for x in data):
             for i, rec in enumerate(data):
-                yield _crawl_record(file, rec, i, names)
+                yield _crawl_record(file, rec, i, names, relations)
             return
     if isinstance(data, dict) and data and all(isinstance(v, dict) for v in data.values()):
         for number, articles in data.items():
-            yield _safe(f"{file}#{number}", _article_keyed, file, number, articles, names)
+            yield _safe(f"{file}#{number}", _article_keyed, file, number, articles, names,
+                        relations)
         return
     yield Problem(file, 1, "unknown JSON shape: expected ALQAC [{id, articles}], crawl "
                            "[{Id, Content}] or {document number: {article: text}}")
 
 
-def _alqac_law(file: str, law: dict[str, Any], names: Mapping[str, str] | None) -> ParsedDocument:
+def _alqac_law(file: str, law: dict[str, Any], names: Mapping[str, str] | None,
+               relations: bool = True) -> ParsedDocument:
     lid = str(law.get("id", "")).strip()
     where = f"{file}#{lid}"
     lines: Lines = []
@@ -272,11 +280,11 @@ def _alqac_law(file: str, law: dict[str, Any], names: Mapping[str, str] | None) 
     meta = DocumentMeta(doc_id="", number=number, title=title, doc_type=doc_type,
                         source_file=where, source_format="alqac")
     return build_document(lines, file=where, source_format="alqac", meta_overrides=meta,
-                          fallback_id=lid, names=names)
+                          fallback_id=lid, names=names, relations=relations)
 
 
 def _article_keyed(file: str, number: str, articles: dict[str, Any],
-                   names: Mapping[str, str] | None) -> ParsedDocument:
+                   names: Mapping[str, str] | None, relations: bool = True) -> ParsedDocument:
     where = f"{file}#{number}"
     lines: Lines = []
     n = 1
@@ -290,7 +298,7 @@ def _article_keyed(file: str, number: str, articles: dict[str, Any],
             n += 1
     meta = DocumentMeta(doc_id="", number=number, source_file=where, source_format="article-json")
     return build_document(lines, file=where, source_format="article-json", meta_overrides=meta,
-                          names=names)
+                          names=names, relations=relations)
 
 
 # -- Pháp điển (official codification) ---------------------------------------------------------
@@ -367,8 +375,8 @@ def _known(value: str | None) -> str | None:
     return value.strip()
 
 
-def read_phapdien(path: Path, text: str, names: Mapping[str, str] | None = None
-                  ) -> ParsedDocument:
+def read_phapdien(path: Path, text: str, names: Mapping[str, str] | None = None, *,
+                  relations: bool = True) -> ParsedDocument:
     """A Pháp điển topic file (articles with codes and provenance lines) or a single document.
 
     Raises:
@@ -409,7 +417,7 @@ def read_phapdien(path: Path, text: str, names: Mapping[str, str] | None = None
         return ParsedDocument(meta=meta, units=[], warnings=[Problem(
             file, None, "topic index page (truncated article list): document metadata only")])
     if coded:
-        doc = _read_codification(path, body, front, table, names)
+        doc = _read_codification(path, body, front, table, names, relations)
         # the names its provenance lines give, kept in the graph for later loads
         doc.cited_names = codification_names(text)
         return doc
@@ -431,7 +439,8 @@ def read_phapdien(path: Path, text: str, names: Mapping[str, str] | None = None
         meta.number = m.group(1) if m else None
     try:
         return build_document(body, file=file, source_format="phapdien-document",
-                              meta_overrides=meta, fallback_id=path.stem, names=names)
+                              meta_overrides=meta, fallback_id=path.stem, names=names,
+                              relations=relations)
     except IngestError as e:
         if "no article" not in str(e):
             raise
@@ -445,7 +454,7 @@ def read_phapdien(path: Path, text: str, names: Mapping[str, str] | None = None
 
 
 def _read_codification(path: Path, body: Lines, front: dict[str, str], table: dict[str, str],
-                       names: Mapping[str, str] | None) -> ParsedDocument:
+                       names: Mapping[str, str] | None, relations: bool) -> ParsedDocument:
     file = str(path)
     lines: Lines = []
     provenance: dict[int, str] = {}
@@ -467,7 +476,7 @@ def _read_codification(path: Path, body: Lines, front: dict[str, str], table: di
                         doc_type="Pháp điển", status_external=_known(table.get("trạng thái")),
                         source_file=file, source_format="phapdien")
     doc = build_document(lines, file=file, source_format="phapdien", meta_overrides=meta,
-                         codification=True, names=names)
+                         codification=True, names=names, relations=relations)
     # a codification has no date of its own: each article's date is its source's (below)
     doc.meta.effective_date = None
     # Codified wording cites its source document ("Luật này"), not the codification: drop

@@ -30,7 +30,7 @@ from hopgraph.db import QueryRunner
 from hopgraph.loaders.legal._citations import NameIndex, stated_names, title_aliases
 from hopgraph.loaders.legal._formats import codification_names, expand_paths, read_file, read_text
 from hopgraph.loaders.legal._model import ParsedDocument, Problem
-from hopgraph.loaders.legal._relations import DEFER_RELATIONS, extract_relations
+from hopgraph.loaders.legal._relations import extract_relations
 from hopgraph.loaders.legal._rows import DEFAULT_EMBED_CHARS, WritePlan, plan_document
 
 if TYPE_CHECKING:
@@ -275,19 +275,15 @@ def parse_inputs(paths: Sequence[Path | str], names: Mapping[str, str] | None = 
     given = dict(collect_names(files))
     given.update(names or {})
     docs: list[ParsedDocument] = []
-    token = DEFER_RELATIONS.set(True)  # first pass: structures and headers only
-    try:
-        for f in files:
-            try:
-                for item in read_file(f, given):
-                    if isinstance(item, ParsedDocument):
-                        docs.append(item)
-                    else:
-                        problems.append(item)
-            except Exception as e:  # isolation: one input's failure is its own
-                problems.append(_failure(str(f), e))
-    finally:
-        DEFER_RELATIONS.reset(token)
+    for f in files:  # first pass: structures and headers only; relations below
+        try:
+            for item in read_file(f, given, relations=False):
+                if isinstance(item, ParsedDocument):
+                    docs.append(item)
+                else:
+                    problems.append(item)
+        except Exception as e:  # isolation: one input's failure is its own
+            problems.append(_failure(str(f), e))
     docs, refused, replaced = _one_per_id(docs, replace_duplicates)
     problems.extend(refused)
     if notes is not None:

@@ -17,7 +17,6 @@ effective date. Rules, in the order they run on each unit:
 
 from __future__ import annotations
 
-import contextvars
 import hashlib
 import re
 from collections.abc import Mapping
@@ -134,9 +133,6 @@ _OWN_REPEAL = re.compile(
 )
 
 
-# set by ``parse_inputs`` while it reads structures and headers (first pass)
-DEFER_RELATIONS: contextvars.ContextVar[bool] = contextvars.ContextVar("defer_relations",
-                                                                       default=False)
 _TEXTUAL_START = re.compile(
     r"^(?:(?:bãi\s+)?bỏ|thay\s+thế|thay|sửa\s+đổi|bổ\s+sung)\s+(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ(?:\s+ngữ)?\b"
     r"|^(?:thay\s+thế|thay|bỏ|bãi\s+bỏ)\s+(?:các\s+|một\s+số\s+)?(?:cụm\s+từ|từ)\s*[“\"]",
@@ -1016,8 +1012,6 @@ def extract_relations(doc: ParsedDocument, names: Mapping[str, str] | None = Non
     ``reset`` clears what an earlier pass found first (the loader reads relations again once
     every document's title is known).
     """
-    if DEFER_RELATIONS.get():
-        return  # the loader reads relations once every document of the run is known
     if reset:
         doc.relations.clear()
         doc.new_units.clear()

@@ -222,3 +222,16 @@ def test_repeated_clause_number_is_a_warning_and_keeps_its_text() -> None:
     # and it reaches the document's warnings (the load report lists them)
     doc = build_document(_lines(text), file="r.txt", source_format="text", number="5/2026/NĐ-CP")
     assert any("repeated clause number" in str(w) for w in doc.warnings)
+
+
+def test_relations_are_a_parameter_of_the_reader() -> None:
+    """The loader's first pass reads structure and header only (``relations=False``), as an
+    argument and not a flag set from outside (issue 28); the default reads the relations."""
+    path = SAMPLES_DIR / "20-2018-ND-MAU-sua-doi-lan-1.txt"
+    (full,) = list(read_file(path))
+    (bare,) = list(read_file(path, relations=False))
+    assert isinstance(full, ParsedDocument) and isinstance(bare, ParsedDocument)
+    assert {r.type for r in full.relations} >= {"AMENDS"}
+    assert bare.relations == [] and bare.new_units == []
+    assert [u.path for u in bare.units] == [u.path for u in full.units]
+    assert bare.meta.doc_id == full.meta.doc_id
