@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from hopgraph.core.errors import IngestError
-from hopgraph.core.vocabulary import CHANGE_VERBS, normalise_doc_number
+from hopgraph.core.vocabulary import normalise_doc_number
 from hopgraph.loaders.legal._dates import parse_date
 from hopgraph.loaders.legal._document import build_document
 from hopgraph.loaders.legal._html import read_html
@@ -272,7 +272,10 @@ def _alqac_law(file: str, law: dict[str, Any], names: Mapping[str, str] | None,
             lines.append((n, line))
             n += 1
     number = lid if _NUMBER_ONLY.match(lid) else None
-    title: str | None = None if number else lid
+    # A number-only id ("91/2015/QH13", the ALQAC 2022 corpus) says nothing of the law's name,
+    # which is how questions name it ("theo Bộ luật Lao động …"): take the name from the text.
+    title: str | None = (alqac_title(number, [str(a["text"]) for a in articles], names)
+                         if number else lid)
     doc_type = None
     if title:
         m = _TYPE_WORDS.match(title)
@@ -281,6 +284,64 @@ def _alqac_law(file: str, law: dict[str, Any], names: Mapping[str, str] | None,
                         source_file=where, source_format="alqac")
     return build_document(lines, file=where, source_format="alqac", meta_overrides=meta,
                           fallback_id=lid, names=names, relations=relations)
+
+
+_W = r"[\wÀ-ỹ]"  # a letter of a Vietnamese word
+_SELF_TYPE = re.compile(rf"(?<!{_W})(Bộ luật|Luật|Pháp lệnh|Nghị định|Nghị quyết|Thông tư|"
+                        rf"Quyết định) này(?!{_W})", re.IGNORECASE)
+# What ends a law's name: its number or date, or a verb or preposition after it.
+_NAME_STOP = (r"số|ngày|năm|này|đã|được|hoặc|có|quy|của|theo|tại|về|hết|thì|là|trừ|phải|với|"
+              r"do|trong|khác|nhằm|sửa|bổ|mà|để|đối|cho|liên|nhưng|gồm")
+_NAME = rf"((?:(?!(?:{_NAME_STOP})(?!{_W})){_W}+(?:,?[ \t]+|(?=[^\wÀ-ỹ]|$))){{1,8}})"
+SELF_NAME_MIN = 3  # a code ("Bộ luật") naming itself this often in its text names itself
+
+
+def alqac_title(number: str, texts: list[str], names: Mapping[str, str] | None = None
+                ) -> str | None:
+    """The name of a law known only by its number, from what its own text says of itself.
+
+    In order: the name other inputs give the number (``names``); the law it replaces, of its own
+    type ("Bộ luật này …" / "Luật này …"), named in its final provisions ("Bộ luật Lao động số
+    10/2012/QH13 hết hiệu lực …": a replacing law keeps the name); its first article opening with
+    its name ("Bộ luật Lao động quy định …"); a code ("Bộ luật") naming itself at least
+    ``SELF_NAME_MIN`` times without a number. None when the text says none of these (a law
+    that only says "Luật này" keeps no title rather than a guessed one).
+    """
+    if names and names.get(number):
+        return names[number]
+    text = "\n".join(texts)
+    kinds: dict[str, int] = {}
+    for m in _SELF_TYPE.finditer(text):
+        kinds[m.group(1).lower()] = kinds.get(m.group(1).lower(), 0) + 1
+    if not kinds:
+        return None
+    kind = max(kinds, key=lambda k: kinds[k])
+    head = kind.capitalize()
+    # "Luật" inside "Bộ luật" is no mention of a Luật.
+    named = re.compile(rf"(?<!{_W})(?<!bộ )(?<!Bộ ){re.escape(kind)}[ \t]+{_NAME}",
+                       re.IGNORECASE)
+    for line in text.splitlines():
+        if re.search(r"hết\s+hiệu\s+lực", line):
+            for m in named.finditer(line):
+                tail = line[m.end():]
+                if re.match(r"\s*(?:số\s|ngày\s|năm\s)", tail) and len(m.group(1).split()) <= 8:
+                    return f"{head} {m.group(1).strip(' ,')}"
+    first = texts[0].split("\n", 1)[-1].strip() if texts else ""
+    opening = re.match(rf"{re.escape(kind)}[ \t]+{_NAME}(?=quy định\b)", first, re.IGNORECASE)
+    if opening:
+        return f"{head} {opening.group(1).strip(' ,')}"
+    if kind == "bộ luật":
+        counts: dict[str, int] = {}
+        for m in named.finditer(text):
+            if not re.match(r"\s*(?:số\s|ngày\s)", text[m.end():]):
+                # counted up to a comma or "và": "Bộ luật X, …" and "Bộ luật X và …" name X
+                name = " ".join(re.split(r",| và ", m.group(1))[0].split())
+                counts[name.lower()] = counts.get(name.lower(), 0) + 1
+        if counts:
+            best = max(counts, key=lambda k: counts[k])
+            if counts[best] >= SELF_NAME_MIN:
+                return f"{head} {best}"
+    return None
 
 
 def _article_keyed(file: str, number: str, articles: dict[str, Any],
@@ -311,7 +372,7 @@ _PROVENANCE = re.compile(
     rf"\s+(?:số\s+)?(?P<num>{DOC_NUMBER}|{OLD_DOC_NUMBER})(?P<rest>.*)\)\s*$"
 )
 _EVENT = re.compile(
-    rf"(?P<verbs>(?:(?:có\s+nội\s+dung\s+)?(?:được|bị)\s+(?:{CHANGE_VERBS})"
+    rf"(?P<verbs>(?:(?:có\s+nội\s+dung\s+)?(?:được|bị)\s+(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế)"
     rf"(?:,\s*bổ\s+sung)?\s*,?\s*)+)\s*bởi\s+(?P<by>(?:(?:Điểm|Khoản)\s+[\w.]+\s+)*"
     rf"(?:Điều|Phụ lục|Mục|Chương)\s+[\w.]+)\s+(?P<dtype>Luật|Bộ luật|Nghị định|Thông tư liên tịch|"
     rf"Thông tư|Quyết định|Nghị quyết|Pháp lệnh)\s+(?:số\s+)?(?P<num>{DOC_NUMBER}|{OLD_DOC_NUMBER})"

@@ -15,6 +15,8 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
+from hopgraph.loaders.legal._formats import _NUMBER_ONLY as NUMBER_ONLY
+from hopgraph.loaders.legal._formats import alqac_title
 from hopgraph.retrieval._eval import EvalQuestion
 
 CHUNK_WORDS = 200
@@ -53,6 +55,12 @@ def chunk_article(title: str, body: str, max_words: int = CHUNK_WORDS) -> list[s
     return [f"{title}. {c}" if title else c for c in chunks] or [title]
 
 
+def _doc_type(title: str | None) -> str | None:
+    if not title:
+        return None
+    return "Bộ luật" if title.lower().startswith("bộ luật") else title.split(" ")[0]
+
+
 def read_corpus(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Return (documents, units) rows; units hold articles then their chunks (embedding later)."""
     # NFC, as the legal loader stores text (109 articles of law_2023_v1.1.json are not): the
@@ -62,9 +70,13 @@ def read_corpus(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
     units: list[dict[str, Any]] = []
     for law in data:
         did = doc_id_of(law["id"])
-        docs.append({"id": did, "number": did, "doc_type": law["id"].split(" ")[0]
-                     if not law["id"].lower().startswith("bộ luật") else "Bộ luật",
-                     "title": law["id"], "issuer": "Quốc hội"})
+        # A number-only id (the 2022 corpus: "91/2015/QH13") is named as the loader names it,
+        # from the law's own text; questions name laws by name, not by number.
+        number_only = NUMBER_ONLY.match(law["id"]) is not None
+        title = (alqac_title(law["id"], [a["text"] for a in law["articles"]]) if number_only
+                 else law["id"])
+        docs.append({"id": did, "number": did, "doc_type": _doc_type(title),
+                     "title": title, "issuer": "Quốc hội"})
         for ordinal, art in enumerate(law["articles"]):
             text = art["text"].strip()
             title, _, body = text.partition("\n")
@@ -90,6 +102,15 @@ def read_questions_2023(path: Path) -> list[EvalQuestion]:
                                for a in r["relevant_articles"]],
                          choices=dict(r.get("choices") or {}))
             for r in rows]
+
+
+def read_questions_any(path: Path) -> list[EvalQuestion]:
+    """A question file of either shape (``text`` + ``relevant_articles``, ALQAC 2022/2023, or
+    ``statement`` + ``legal_passages``, the 10/2023 release)."""
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    if rows and "legal_passages" in rows[0]:
+        return read_questions_102023(path)
+    return read_questions_2023(path)
 
 
 def read_questions_102023(path: Path) -> list[EvalQuestion]:
