@@ -22,11 +22,10 @@ Run: ``python -m tests.benchmarks.embedding_interference [--seed-sets 40 --round
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
-import shutil
 import statistics
-import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,11 +36,11 @@ from typing import Any
 import numpy as np
 
 from hopgraph.agents.biomed import EntityLinker
-from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.eval.biomed import load_questions
 from hopgraph.loaders.biomed import load_primekg
 from hopgraph.models import SentenceTransformerEmbedder
 from hopgraph.retrieval import Domain, relation_weights
+from tests.benchmarks._common import local_neo4j
 from tests.benchmarks.biomed_region_latency import uptime
 
 RESULTS = Path(__file__).parent / "results"
@@ -98,16 +97,12 @@ def main() -> None:
         quiet[name] = round(statistics.median(runs), 3)
     result["quiet_one_question"] = {"tokens": tokens, "p50_ms": quiet}
 
-    tmp = Path(tempfile.mkdtemp(prefix="hopgraph-embed-interference-"))
-    inst = LocalInstance(root=tmp / "neo4j", cache_root=Path.home() / ".local/share/hopgraph/cache",
-                         bolt_port=free_port(), http_port=free_port(), heap="1g", pagecache="1g")
-    inst.start()
     pool = ThreadPoolExecutor(max_workers=1)
-    driver = None
-    try:
-        driver = connect(inst.uri, "neo4j", inst.password())
-        install_schema(driver, "neo4j", dimension=384)
-        runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
+    with contextlib.ExitStack() as stack:
+        stack.callback(pool.shutdown)
+        runner = stack.enter_context(local_neo4j(
+            "hopgraph-embed-interference-", query_timeout_s=600.0, heap="1g",
+            pagecache="1g")).runner
         load_primekg(runner, DATA / "primekg" / "primekg_triples_subset.tsv")
         linker = EntityLinker(runner, nlp=None)
         seeds: list[tuple[str, list[str]]] = []
@@ -189,12 +184,6 @@ def main() -> None:
                    "p50_over_plain_one_hop": round(statistics.median(v) / base, 2)}
             for name, v in times.items()}
         result["uptime_end"] = uptime()
-    finally:
-        pool.shutdown()
-        if driver is not None:
-            driver.close()
-        inst.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{args.out}.json").write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))

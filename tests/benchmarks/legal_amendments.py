@@ -281,22 +281,15 @@ def law_dict_check() -> dict[str, Any]:
 def run_graph(tiers: set[str]) -> dict[str, Any]:
     """Load every pair's two texts (``load_legal``, no embeddings) into a fresh local Neo4j and
     score the edges the graph holds; also the load time per document."""
-    import tempfile
-
-    from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
     from hopgraph.loaders.legal import load_legal
+    from tests.benchmarks._common import local_neo4j
 
     pairs = [p for p in json.loads((AMEND / "pairs.json").read_text(encoding="utf-8"))["pairs"]
              if p["tier"] in tiers]
     files = sorted({p["amended_file"] for p in pairs} | {p["amending_file"] for p in pairs})
-    root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-amend-"))
-    inst = LocalInstance(root=root, cache_root=Path.home() / ".local/share/hopgraph/cache",
-                         bolt_port=free_port(), http_port=free_port())
-    inst.start(timeout_s=600)
-    try:
-        driver = connect(inst.uri, "neo4j", inst.password())
-        install_schema(driver, "neo4j", dimension=384)
-        runner = Neo4jRunner(driver, database="neo4j", timeout_s=900)
+    with local_neo4j("hopgraph-bench-amend-", start_timeout_s=600,
+                     query_timeout_s=900) as server:
+        runner = server.runner
         t0 = time.perf_counter()
         report = load_legal(runner, None, [AMEND / f for f in files], segmenter=lambda t: t)
         load_s = time.perf_counter() - t0
@@ -307,9 +300,6 @@ def run_graph(tiers: set[str]) -> dict[str, Any]:
             amending = normalise_doc_number(pair["amending_number"])
             present: dict[str, Any] = {d: None for d in (amended, amending) if d in docs_loaded}
             rows.append(score_pair(pair, present, graph=runner))
-        driver.close()
-    finally:
-        inst.stop()
     by_tier = {t: summarise([r for r in rows if r["tier"] == t]) for t in sorted(tiers)
                if any(r["tier"] == t for r in rows)}
     return {"tiers": by_tier, "files": len(files), "documents_loaded": len(docs_loaded),
@@ -437,13 +427,9 @@ def render_md(result: dict[str, Any]) -> str:
 
 
 def _commit() -> str:
-    import subprocess
+    from tests.benchmarks._common import commit
 
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+    return commit()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,16 +14,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-import shutil
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
 from hopgraph.loaders.legal import ParsedDocument, load_legal, read_file
 from hopgraph.loaders.legal._loader import collect_names
+from tests.benchmarks._common import local_neo4j
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data"
@@ -48,14 +46,9 @@ def main() -> int:
                         path = rel.source.split(":", 1)[1]
                         codified[rel.target] = (next(u for u in doc.units if u.path == path),
                                                 rel.evidence)
-    root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-consolidated-"))
-    inst = LocalInstance(root=root, cache_root=Path.home() / ".local/share/hopgraph/cache",
-                         bolt_port=free_port(), http_port=free_port())
-    inst.start(timeout_s=400)
-    try:
-        driver = connect(inst.uri, "neo4j", inst.password())
-        install_schema(driver, "neo4j", dimension=384)
-        runner = Neo4jRunner(driver, database="neo4j", timeout_s=300)
+    with local_neo4j("hopgraph-bench-consolidated-", start_timeout_s=400,
+                     query_timeout_s=300) as server:
+        driver, runner = server.driver, server.runner
         report = load_legal(runner, None, [DATA / "vn-health" / "raw" / "law_dict.json"],
                             names=names)
         changed = sorted({r["target"] for r in driver.execute_query(
@@ -68,10 +61,6 @@ def main() -> int:
                                  "RETURN u.id AS id", database_="neo4j").records})
         rows = {r["id"]: r for r in runner.read("legal/get_text_as_of", ids=changed,
                                                  as_of=AS_OF)}
-        driver.close()
-    finally:
-        inst.stop()
-        shutil.rmtree(root, ignore_errors=True)
     results: Counter[str] = Counter()
     details = []
     for uid in changed:

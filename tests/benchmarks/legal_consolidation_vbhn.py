@@ -16,21 +16,20 @@ Run: ``python -m tests.benchmarks.legal_consolidation_vbhn [--uri bolt://… --p
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.db import Neo4jRunner, connect, install_schema
 from hopgraph.loaders.legal import load_legal
 from hopgraph.retrieval import compare_consolidation, consolidate, diff_consolidated
 from hopgraph.retrieval._legal_compare import Key, inside, unit_key
+from tests.benchmarks._common import commit, local_neo4j
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data" / "vn-consolidation-dev"
@@ -131,20 +130,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"shared data not found at {DATA}; nothing measured")
         return 0
     files = sorted((DATA / "clean").glob("*.txt"))
-    inst = None
-    root = None
-    if args.uri:
-        driver = connect(args.uri, "neo4j", args.password or "")
-    else:
-        root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-vbhn-"))
-        inst = LocalInstance(root=root, cache_root=Path.home() / ".local/share/hopgraph/cache",
-                             bolt_port=free_port(), http_port=free_port())
-    try:
-        if inst is not None:
-            inst.start(timeout_s=400)
-            driver = connect(inst.uri, "neo4j", inst.password())
-        install_schema(driver, "neo4j", dimension=384)
-        runner = Neo4jRunner(driver, database="neo4j", timeout_s=600)
+    with contextlib.ExitStack() as stack:
+        if args.uri:
+            driver = connect(args.uri, "neo4j", args.password or "")
+            stack.callback(driver.close)
+            install_schema(driver, "neo4j", dimension=384)
+            runner = Neo4jRunner(driver, database="neo4j", timeout_s=600)
+        else:
+            runner = stack.enter_context(local_neo4j(
+                "hopgraph-bench-vbhn-", start_timeout_s=400, query_timeout_s=600)).runner
         t0 = time.perf_counter()
         if not args.no_load:
             report = load_legal(runner, None, files)
@@ -154,14 +148,7 @@ def main(argv: list[str] | None = None) -> int:
                 print("skipped:", s, file=sys.stderr)
         load_s = round(time.perf_counter() - t0, 1)
         result = measure(runner)
-        driver.close()
-    finally:
-        if inst is not None:
-            inst.stop()
-        if root is not None:
-            shutil.rmtree(root, ignore_errors=True)
-    meta = {"commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
-                                     capture_output=True, text=True).stdout.strip(),
+    meta = {"commit": commit(),
             "when": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "load": " ".join(f"{x:.1f}" for x in os.getloadavg()), "load_s": load_s}
     result["meta"] = meta
