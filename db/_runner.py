@@ -284,31 +284,57 @@ def _one_line(message: object) -> str:
     return " ".join(str(message).split())
 
 
+# What a live server on a loaded machine may take for the Bolt handshake and the credentials
+# on top of the TCP connection; a port that accepts and never answers is reported after it.
+HANDSHAKE_GRACE_S = 3.0
+
+
 def connect(uri: str, user: str, password: str | None, *,
             timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S) -> neo4j.Driver:
     """Open a driver and check that the server answers and accepts the credentials.
 
-    ``timeout_s`` bounds the TCP connection (``HOPGRAPH_CONNECT_TIMEOUT``): an address where
-    nothing answers is reported within it, not after the driver's default 30 s.
+    ``timeout_s`` (``HOPGRAPH_CONNECT_TIMEOUT``) bounds the TCP connection; the check as a
+    whole is tried once within :func:`first_contact_s`: an address where nothing answers, or
+    where something accepts the connection and never speaks Bolt, is reported then, not after
+    the driver's default 30 s / 60 s.
 
     Raises:
         DatabaseUnavailable: nothing answers at ``uri``.
         AuthenticationFailed: the credentials are wrong.
     """
     auth = (user, password) if password is not None else None
+    # The first contact is bounded as a whole, once (first_contact_s): the TCP connection, the
+    # Bolt handshake (a port that accepts and never answers held it for the driver's 60 s
+    # acquisition timeout) and the routing table, with no retry. The driver kept for queries keeps the driver's
+    # acquisition timeout, so a loaded server's slow handshake later is waited for, not an error.
+    probe = _driver(uri, auth, timeout_s, acquisition_s=first_contact_s(timeout_s))
+    try:
+        with translate_errors(f"connect {uri}"):
+            probe.verify_connectivity()
+    finally:
+        probe.close()
+    return _driver(uri, auth, timeout_s)
+
+
+def first_contact_s(timeout_s: float) -> float:
+    """The bound on :func:`connect`'s whole first contact (TCP connection, Bolt handshake,
+    credentials, routing table; tried once): the connect timeout, plus ``HANDSHAKE_GRACE_S``
+    for a live server that answers slowly on a loaded machine. A closed port is refused at once
+    whatever the bound."""
+    return timeout_s + HANDSHAKE_GRACE_S
+
+
+def _driver(uri: str, auth: tuple[str, str] | None, timeout_s: float,
+            acquisition_s: float | None = None) -> neo4j.Driver:
     try:
         # "Property key does not exist" (UNRECOGNIZED) is expected: optional properties such as
         # the triplet embeddings are absent from graphs loaded without them, and every registered
         # query is compiled against the schema in the tests. Deprecations and the rest still log.
-        driver = GraphDatabase.driver(
-            uri, auth=auth, connection_timeout=timeout_s,
-            notifications_disabled_classifications=["UNRECOGNIZED"])
+        if acquisition_s is None:
+            return GraphDatabase.driver(uri, auth=auth, connection_timeout=timeout_s,
+                                        notifications_disabled_classifications=["UNRECOGNIZED"])
+        return GraphDatabase.driver(uri, auth=auth, connection_timeout=timeout_s,
+                                    connection_acquisition_timeout=acquisition_s,
+                                    notifications_disabled_classifications=["UNRECOGNIZED"])
     except ValueError as e:
         raise DatabaseError(f"bad Neo4j URI {uri!r}: {e}") from e
-    try:
-        with translate_errors(f"connect {uri}"):
-            driver.verify_connectivity()
-    except DatabaseError:
-        driver.close()
-        raise
-    return driver
