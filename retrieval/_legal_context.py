@@ -94,6 +94,16 @@ def assemble_context(
                 seed_note = (f"đã được sửa đổi một phần tại ngày {vn_date(as_of)}: nội dung "
                              f"dưới đây là nội dung ban hành ban đầu, không còn áp dụng nguyên "
                              f"văn; các phần đang áp dụng được nêu riêng ({part_notes})")
+        if seed_applicable and _stale_inside(unit, as_of) and not (
+                consolidated and _parts_cover(unit, info)):
+            # a part changed after this wording was written and the parts read back do not
+            # rebuild it (a part deeper than the parts traced, or too many parts)
+            seed_text, consolidated, seed_applicable = None, False, False
+            seed_note = _stale_inside_note(unit, as_of)
+        unworded = _unworded_change(info, as_of)
+        if seed_applicable and unworded:
+            seed_text, consolidated, seed_applicable = None, False, False
+            seed_note = unworded
         if unknown:
             seed_note += "; " + unknown_date_note(not_before)
         # changes enacted but not in force at the date (the last step of each pending chain)
@@ -116,9 +126,15 @@ def assemble_context(
                                          and s.source_id != applicable_id)
             s_unknown = bool((decisive or {}).get("date_unknown") or succ.get("valid_from_unknown"))
             s_before = (decisive or {}).get("not_before") or succ.get("not_before")
+            s_applicable = True
+            if _stale_inside(succ, as_of):
+                s_applicable, note = False, _stale_inside_note(succ, as_of)
+            elif unworded and _later_than(_unworded_day(info, as_of), (decisive or {}).get(
+                    "effective")):
+                s_applicable, note = False, unworded
             if s_unknown:
                 note += "; " + unknown_date_note(s_before)
-            add(replace(_item(succ, "successor", cand.id, follow_score, path, True, note),
+            add(replace(_item(succ, "successor", cand.id, follow_score, path, s_applicable, note),
                         date_unknown=s_unknown, not_before=s_before if s_unknown else None))
         for part in info.get("parts") or []:
             shown = units.get(part["shown_id"]) if part.get("shown_id") else None
@@ -138,9 +154,13 @@ def assemble_context(
                         + (f", có hiệu lực từ {vn_date(shown['valid_from'])}"
                            if shown.get("valid_from") else ""))
             p_unknown = bool(shown.get("valid_from_unknown"))
+            p_applicable = not _stale_inside(shown, as_of)
+            if not p_applicable:
+                note = _stale_inside_note(shown, as_of)
             if p_unknown:
                 note += "; " + unknown_date_note(shown.get("not_before"))
-            add(replace(_item(shown, "successor", cand.id, follow_score, steps, True, note),
+            add(replace(_item(shown, "successor", cand.id, follow_score, steps, p_applicable,
+                              note),
                         date_unknown=p_unknown,
                         not_before=shown.get("not_before") if p_unknown else None))
         parent = _containing_article(unit)
@@ -150,7 +170,7 @@ def assemble_context(
             target = units.get(ref["target_id"])
             if target is None:
                 continue
-            ok = _valid_at(target, as_of)
+            ok = _valid_at(target, as_of) and not _stale_inside(target, as_of)
             step = ChainStep("REFERS_TO", ref["from_id"], ref["target_id"],
                              source_citation=units.get(ref["from_id"], {}).get("citation"),
                              method=ref.get("method"), evidence=ref.get("evidence"))
@@ -158,6 +178,61 @@ def assemble_context(
                     "quy định được dẫn chiếu, không có hiệu lực tại ngày " + vn_date(as_of))
             add(_item(target, "reference", cand.id, follow_score, [step], ok, note))
     return items, list(dict.fromkeys(warnings)), truncated
+
+
+# parts_changed_from is derived at load (legal/derive_version_validity); the parts the
+# trace reads back go two levels down, at most this many (legal/_trace_seeds)
+_TRACED_PART_LEVELS = ("Article", "Clause", "Point")
+_MAX_TRACED_PARTS = 8
+
+
+def _stale_inside(unit: Mapping[str, Any], as_of: date) -> bool:
+    """Whether the wording's text still holds a part's earlier wording at ``as_of``: a part of
+    it got a new wording, was inserted or repealed after the wording was written."""
+    changed = unit.get("parts_changed_from")
+    return changed is not None and changed <= as_of
+
+
+def _parts_cover(unit: Mapping[str, Any], info: Mapping[str, Any]) -> bool:
+    """Whether the parts traced back can hold every changed part of the unit (two levels
+    down: an article's clauses and points; not a chapter's)."""
+    return (unit.get("level") in _TRACED_PART_LEVELS
+            and len(info.get("parts") or []) < _MAX_TRACED_PARTS)
+
+
+def _stale_inside_note(unit: Mapping[str, Any], as_of: date) -> str:
+    changed = unit["parts_changed_from"]
+    return (f"không áp dụng nguyên văn tại ngày {vn_date(as_of)}: một phần của quy định này đã "
+            f"được sửa đổi, bổ sung hoặc bãi bỏ từ ngày {vn_date(changed)}, nội dung dưới đây "
+            f"chưa phản ánh thay đổi đó; các phần đang áp dụng được nêu riêng")
+
+
+def _unworded_day(info: Mapping[str, Any], as_of: date) -> date | None:
+    """The latest in-force amendment of the unit itself whose new wording the graph lacks
+    (neither a version nor phrase edits: the instruction's wording was not extracted)."""
+    days = [e.get("effective") for e in info.get("events") or []
+            if e.get("kind") == "AMENDS" and e.get("scope") == "self" and e.get("in_force")
+            and e.get("textual") and not e.get("phrase") and not e.get("cycle")]
+    known = [d for d in days if d is not None and d <= as_of]
+    return max(known) if known else None
+
+
+def _later_than(day: date | None, other: date | None) -> bool:
+    return day is not None and (other is None or day > other)
+
+
+def _unworded_change(info: Mapping[str, Any], as_of: date) -> str | None:
+    """The note for a unit amended, from a date after its wording in force began, by an
+    instruction whose new wording was not extracted; None when there is none."""
+    day = _unworded_day(info, as_of)
+    decisive = info.get("decisive") or {}
+    if not _later_than(day, decisive.get("effective")):
+        return None
+    step = next(_step(e["steps"][-1], as_of) for e in info.get("events") or []
+                if e.get("effective") == day and e.get("kind") == "AMENDS" and e.get("textual")
+                and not e.get("phrase") and e.get("steps"))
+    return (f"không áp dụng nguyên văn tại ngày {vn_date(as_of)}: {step.describe()}, nhưng "
+            f"chưa trích xuất được nội dung mới; nội dung dưới đây là nội dung trước khi sửa đổi")
 
 
 def _containing_article(unit: Mapping[str, Any]) -> ContextItem | None:

@@ -47,6 +47,7 @@ CALL (base) {
   RETURN collect({
     scope: CASE WHEN anc = base THEN 'self' ELSE 'ancestor' END,
     textual: type(lr) = 'AMENDS' AND coalesce(bv.id, v.id) IS NULL,
+    phrase: lr.edits IS NOT NULL,
     anchor_id: anc.id,
     kind: type(lr),
     depth: length(p),
@@ -170,7 +171,7 @@ CALL (seeds) {
     heading: u.heading, text: u.text, valid_from: u.valid_from, valid_to: u.valid_to,
     valid_from_unknown: coalesce(u.valid_from_unknown, false) AND u.valid_from IS NULL,
     not_before: u.not_before, valid_to_unknown: coalesce(u.valid_to_unknown, false),
-    inserted_after: u.inserted_after,
+    inserted_after: u.inserted_after, parts_changed_from: u.parts_changed_from,
     status: u.status, citation: u.citation, is_version: u:UnitVersion, anchor_id: anchor.id,
     anchor_doc_id: anchor.doc_id,
     position: CASE WHEN ap IS NULL THEN [] ELSE

@@ -1,4 +1,4 @@
-// purpose: Apply phrase edits (AMENDS edges carrying edits [old, new, ...]: a phrase replaced, removed or added, in a unit and its sub-units or in every unit of a document) to the wording: each unit whose wording an edit changes gets a UnitVersion (derived 'phrase', scope 'phrase', id <unit>@<amending document>) whose text is the latest wording written in full that had started by the edit's date, with every phrase edit since then applied in date order. Versions derived before are taken out first, so the result depends only on the graph; each edit records how many units it changed (applied), 0 when its phrase was found nowhere.
+// purpose: Apply phrase edits (AMENDS edges carrying edits [old, new, ...]: a phrase replaced, removed or added, in a unit and its sub-units or in every unit of a document) to the wording: each unit whose wording an edit changes gets a UnitVersion (derived 'phrase', scope 'phrase', id <unit>@<amending document>) whose text is the latest wording written in full that had started by the edit's date, with every phrase edit since then applied in date order (base_from: the start of that wording, null for the unit's own text). Versions derived before are taken out first, so the result depends only on the graph; each edit records how many units it changed (applied), 0 when its phrase was found nowhere.
 // mode: write
 // returns: count
 CALL () {
@@ -34,24 +34,25 @@ CALL (u, op) {
 }
 WITH u, ops, i, op, coalesce(base.text, u.text) AS base_text,
   coalesce(base.valid_from, base.not_before) AS base_day
-WITH u, op, base_text,
+WITH u, op, base_text, base_day,
   [j IN range(0, i - 1) WHERE base_day IS NULL OR ops[j].day > base_day | ops[j]] AS earlier
 WHERE base_day IS NULL OR op.day > base_day
-WITH u, op, reduce(t = base_text, o IN earlier |
+WITH u, op, base_day, reduce(t = base_text, o IN earlier |
     reduce(t2 = t, k IN range(0, size(o.edits) / 2 - 1) |
       replace(t2, o.edits[2 * k], o.edits[2 * k + 1]))) AS before
-WITH u, op, before, reduce(t2 = before, k IN range(0, size(op.edits) / 2 - 1) |
+WITH u, op, base_day, before, reduce(t2 = before, k IN range(0, size(op.edits) / 2 - 1) |
     replace(t2, op.edits[2 * k], op.edits[2 * k + 1])) AS after
 WHERE before IS NOT NULL AND after <> before
-WITH u, op, after, u.id + '@' + op.by AS vid
+WITH u, op, base_day, after, u.id + '@' + op.by AS vid
 OPTIONAL MATCH (clash:LegalNode {id: vid})
-WITH u, op, after, vid, clash WHERE clash IS NULL OR clash.derived = 'phrase'
+WITH u, op, base_day, after, vid, clash WHERE clash IS NULL OR clash.derived = 'phrase'
 MERGE (v:LegalNode {id: vid})
 SET v:LegalUnit:UnitVersion, v.doc_id = u.doc_id, v.level = u.level, v.number = u.number,
   v.path = u.path, v.label = u.label, v.heading = u.heading, v.citation = u.citation,
   v.text = after, v.text_segmented = after, v.embedding = u.embedding,
   v.amended_by = op.by, v.valid_from = op.eff, v.valid_from_unknown = op.eff IS NULL,
-  v.not_before = op.nb, v.derived = 'phrase', v.scope = 'phrase', v.status = 'in_force'
+  v.not_before = op.nb, v.derived = 'phrase', v.scope = 'phrase', v.status = 'in_force',
+  v.base_from = base_day
 MERGE (v)-[:VERSION_OF]->(u)
 WITH count(DISTINCT v) AS made
 CALL () {

@@ -1,4 +1,4 @@
-// purpose: Derive valid_to, valid_to_unknown and status of every UnitVersion: it ends when the next version of the same target starts, or when the target is repealed or its document replaced. A version whose start is unknown (valid_from_unknown) counts from not_before (its amending document's issue date): the version it follows then ends at that date at the latest, with valid_to_unknown = true (possibly superseded from then on); an unknown start with no not_before ends nothing.
+// purpose: Derive valid_to, valid_to_unknown and status of every UnitVersion, and parts_changed_from of every wording that holds parts (below): it ends when the next version of the same target starts, or when the target is repealed or its document replaced. A version whose start is unknown (valid_from_unknown) counts from not_before (its amending document's issue date): the version it follows then ends at that date at the latest, with valid_to_unknown = true (possibly superseded from then on); an unknown start with no not_before ends nothing.
 // mode: write
 // returns: count
 MATCH (v:UnitVersion)-[:VERSION_OF]->(t)
@@ -32,4 +32,59 @@ SET v.valid_to = ended,
       WHEN repealed IS NOT NULL AND repealed = ended THEN 'repealed'
       WHEN doc_ended IS NOT NULL THEN 'replaced'
       ELSE 'in_force' END
-RETURN count(v) AS count
+WITH count(v) AS count
+// A wording of a unit with parts (an article, a clause, a chapter: the unit or one of its
+// versions) holds its parts' text as it was when the wording was written. From the day a part
+// gets a wording, an insertion or a repeal that the wording does not hold, the wording is stale
+// inside: parts_changed_from is that day (null: never while the wording is in force). Written
+// when: a full version, its own start; a phrase version, the start of the wording its edits were
+// applied to (base_from; the unit's own start when that was the unit's own text), while its
+// parts' phrase versions count from its own start (the same edit changes both alike); a new
+// wording the text already holds word for word (a portal copy updated after the change) does
+// not count. Retrieval never presents such a wording as applicable after that day unless it
+// can consolidate it from its parts.
+CALL () {
+  MATCH (w:LegalUnit) WHERE w.parts_changed_from IS NOT NULL
+  REMOVE w.parts_changed_from
+}
+CALL () {
+  CALL () {
+    MATCH (c:UnitVersion)-[:VERSION_OF]->(x:LegalUnit)
+    RETURN x, c.text AS text, coalesce(c.derived, '') = 'phrase' AS phrase, false AS gone,
+      CASE WHEN coalesce(c.valid_from_unknown, false) AND c.valid_from IS NULL
+        THEN c.not_before ELSE c.valid_from END AS start
+    UNION ALL
+    MATCH (x:LegalUnit)<-[r:REPEALS]-(s)
+    OPTIONAL MATCH (sd:LegalNode {id: coalesce(s.doc_id, s.id)}) WHERE sd:Document
+    RETURN x, x.text AS text, false AS phrase, true AS gone,
+      coalesce(r.effective_date, sd.effective_date, sd.issue_date) AS start
+    UNION ALL
+    MATCH (x:LegalUnit) WHERE x.supplemented_by IS NOT NULL AND NOT x:UnitVersion
+    RETURN x, x.text AS text, false AS phrase, false AS gone,
+      CASE WHEN coalesce(x.valid_from_unknown, false) AND x.valid_from IS NULL
+        THEN x.not_before ELSE x.valid_from END AS start
+  }
+  WITH x, text, phrase, gone, start WHERE start IS NOT NULL AND text IS NOT NULL
+  MATCH (a:LegalUnit)-[:CONTAINS*1..6]->(x) WHERE NOT a:UnitVersion
+  WITH a, text, phrase, gone, start,
+    CASE WHEN coalesce(a.valid_from_unknown, false) AND a.valid_from IS NULL
+      THEN a.not_before ELSE a.valid_from END AS a_start
+  CALL (a) {
+    RETURN a AS w
+    UNION
+    MATCH (w:UnitVersion)-[:VERSION_OF]->(a)
+    RETURN w
+  }
+  WITH w, a_start, text, phrase, gone, start,
+    CASE WHEN NOT w:UnitVersion THEN a_start
+      WHEN coalesce(w.valid_from_unknown, false) AND w.valid_from IS NULL THEN w.not_before
+      ELSE w.valid_from END AS w_start
+  WITH w, text, gone, start,
+    CASE WHEN coalesce(w.derived, '') = 'phrase' AND NOT phrase THEN coalesce(w.base_from, a_start)
+      ELSE w_start END AS since
+  WHERE (since IS NULL OR start > since) AND (w.valid_to IS NULL OR start < w.valid_to)
+    AND (gone OR NOT coalesce(w.text, '') CONTAINS trim(text))
+  WITH w, min(start) AS changed
+  SET w.parts_changed_from = changed
+}
+RETURN count
