@@ -17,7 +17,11 @@ Wordings of a unit over time (:class:`Timeline`):
 - from a gold edge's ``effective_from``: the wording the amending unit (``by_unit``) writes, i.e.
   its quoted text whose label is the unit's own (``“2. …”`` for khoản 2, ``“Điều 8a. …”``), or for
   a phrase substitution (``Thay thế cụm từ “A” bằng cụm từ “B”`` / ``Bỏ cụm từ “A”``) the previous
-  wording with the phrase changed; a repeal (``bãi bỏ``) ends the unit (no wording).
+  wording with the phrase changed; a repeal (``bãi bỏ``) ends the unit (no wording) when the
+  gold's ``subject`` names the unit itself (``Khoản này``). A repeal of words (``Cụm từ này``,
+  ``Bỏ từ “X” trong cụm từ “Y”``) is a new wording, the previous one without them; a repeal
+  described by content (``Quy định về … tại Khoản này``: the unit stays, minus something the
+  instruction does not quote) gives no question: which words remain is not written anywhere.
 
 Edges whose new wording cannot be read that way (several quotes and none with the unit's label,
 an amendment of a part of the unit, no date, levels above the article) are skipped with the
@@ -249,6 +253,64 @@ def new_wording(instruction: str, target: Address, previous: str | None) -> tupl
     return None, "the amending unit quotes no wording"
 
 
+_WHOLE_UNIT = re.compile(r"^(?:điều|khoản|điểm|tiết|mẫu|phụ lục|chương|mục|phần)\s+này$",
+                         re.IGNORECASE)
+_WORDS_OF = re.compile(r"\bbỏ\s+(?:từ|cụm từ)\s+“([^”]+)”\s+trong\s+cụm từ\s+“([^”]+)”",
+                       re.IGNORECASE)
+_PHRASE_SUBJECT = re.compile(r"^c[uụ]m\s+từ\b", re.IGNORECASE)
+
+
+def repeal_scope(subject: str | None) -> Literal["unit", "words", "content"]:
+    """What a repeal edge takes away, from the gold's ``subject``: the unit itself (``Khoản
+    này``; no subject: the unit), words of it (``Cụm từ này``, ``Cụm từ “khoản 1” tại Khoản
+    này``, ``Bỏ từ “phạt” trong cụm từ “tiền phạt chậm nộp” …``), or content it describes
+    without quoting (``Quy định về doanh nghiệp quốc phòng an ninh tại Khoản này``)."""
+    text = " ".join(unicodedata.normalize("NFC", subject or "").split()).strip(" .")
+    if not text or _WHOLE_UNIT.match(text):
+        return "unit"
+    if _PHRASE_SUBJECT.match(text) or _WORDS_OF.search(text):
+        return "words"
+    return "content"
+
+
+def without_words(instruction: str, subject: str | None, previous: str | None
+                  ) -> tuple[str | None, str]:
+    """The wording left when a repeal takes words out of ``previous``, and how it was read:
+    ``bỏ từ “X” trong cụm từ “Y”`` (Y loses X); else every phrase of a ``bỏ cụm từ “A” và cụm
+    từ “B”`` run that ``previous`` holds goes (longest first), then any ``từ “C” thành / bằng
+    “D”`` the same instruction writes beside it is applied."""
+    if not previous:
+        return None, "the unit has no wording to take words from"
+    for source in (subject or "", instruction):
+        m = _WORDS_OF.search(source)
+        if m:
+            word, phrase_ = m.group(1).strip(), m.group(2).strip()
+            if phrase_ in previous and word in phrase_:
+                shorter = " ".join(phrase_.replace(word, " ", 1).split())
+                return previous.replace(phrase_, shorter), "words"
+            return None, "removed phrase not in the previous wording"
+    runs = [m.group(0) for m in _REMOVE_RUN.finditer(instruction)]
+    gone = [q.strip() for run in runs for q in _QUOTE.findall(run) if q.strip() in previous]
+    if not gone:
+        return None, "removed phrase not in the previous wording"
+    text = previous
+    for q in sorted(dict.fromkeys(gone), key=len, reverse=True):
+        text = text.replace(q, " ")
+    rest = _REMOVE_RUN.sub(" ", instruction)
+    for m in _SUBSTITUTE_ANY.finditer(rest):
+        text = text.replace(m.group(1).strip(), m.group(2).strip())
+    text = " ".join(text.split())
+    for mark in (",", ".", ";", ":"):
+        text = text.replace(" " + mark, mark)
+    return text, "words"
+
+
+_REMOVE_RUN = re.compile(r"\bbỏ\s+(?:các\s+)?(?:cụm\s+)?từ\s+“[^”]+”"
+                         r"(?:\s*(?:,|và|;)?\s*(?:cụm\s+)?từ\s+“[^”]+”)*", re.IGNORECASE)
+_SUBSTITUTE_ANY = re.compile(r"(?:cụm\s+)?từ\s+“([^”]+)”\s+(?:bằng|thành)\s+(?:cụm\s+)?(?:từ\s+)?"
+                             r"“([^”]+)”", re.IGNORECASE)
+
+
 # The line that starts the next unit of the target's level (or a higher one) inside a quotation
 # that rewrites several units at once ("“1. … \n2. …”" for khoản 1): the target's wording ends
 # before it.
@@ -397,6 +459,14 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
                 continue
             how = "inserted" if kind == "bổ sung" and normalise_label(str(unit)) in inserted \
                 else KINDS[kind]
+            if how == "repealed":
+                scope = repeal_scope(e.get("subject"))
+                if scope == "content":
+                    skipped["partial repeal described by content (the unit stays; the words "
+                            "taken out are not quoted)"] += 1
+                    continue
+                if scope == "words":
+                    how = "words removed"
             changes.setdefault((amended, addr), []).append(
                 (day, how, amending, str(by_unit), str(e.get("subject") or ""), meta_p))
     timelines: list[Timeline] = []
@@ -411,7 +481,7 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
             continue
         wordings = [Wording(own, None, "original")]
         kinds: list[str] = []
-        for day, how, amending, by_unit, _subject, _meta in evs:
+        for day, how, amending, by_unit, subject, _meta in evs:
             if wordings[-1].start == day:
                 skipped["two changes of the unit on one day"] += 1
                 continue
@@ -425,7 +495,10 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
             if instruction is None:
                 skipped["amending unit not found in the amending text"] += 1
                 break
-            text, how_read = new_wording(instruction, addr, wordings[-1].text)
+            if how == "words removed":
+                text, how_read = without_words(instruction, subject, wordings[-1].text)
+            else:
+                text, how_read = new_wording(instruction, addr, wordings[-1].text)
             if text is None:
                 skipped[how_read] += 1
                 break
