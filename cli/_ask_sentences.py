@@ -45,7 +45,7 @@ def _config_options(fn: click.decorators.FC) -> click.decorators.FC:
 @click.option("--no-llm", is_flag=True, help="Retrieval only, even if an LLM is configured.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def ask_sentences(ctx: click.Context, question: str, no_llm: bool, as_json: bool,
+def ask_sentences(ctx: click.Context, /, question: str, no_llm: bool, as_json: bool,
                   **config: Any) -> None:
     """Answer QUESTION from the sentence graph (retrieval-only without an LLM)."""
     settings = settings_of(ctx)
@@ -94,7 +94,7 @@ def ask_sentences(ctx: click.Context, question: str, no_llm: bool, as_json: bool
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write summaries and per-question rows as JSON here.")
 @click.pass_context
-def eval_sentences(ctx: click.Context, questions: str | None, limit: int | None, llm_questions: int,
+def eval_sentences(ctx: click.Context, /, questions: str | None, limit: int | None, llm_questions: int,
                    llm_refine: bool, out: Path | None, **config: Any) -> None:
     """Evaluate sentence-graph retrieval against RO baselines and ablations on QUESTIONS
     (HotpotQA JSON with supporting facts; default: the bundled sample questions)."""

@@ -10,11 +10,12 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import neo4j
 
@@ -30,6 +31,8 @@ _DOCKER_MARKER = "docker-started"
 DATABASE_ONLINE_TIMEOUT_S = 180.0
 _STATE_QUERY = ("SHOW DATABASES YIELD name, currentStatus, statusMessage WHERE name = $name "
                 "RETURN currentStatus, statusMessage")
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -228,7 +231,7 @@ def _dump_to(inst: LocalInstance, target: Path) -> Path:
     return final
 
 
-def _stopped(settings: Settings, inst: LocalInstance, work: Any) -> Any:
+def _stopped(settings: Settings, inst: LocalInstance, work: Callable[[], T]) -> T:
     """``work()`` with the local server stopped; started again (and online) if it was up."""
     was_running = inst.stop()
     try:

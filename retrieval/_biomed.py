@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 import numpy as np
+from numpy.typing import NDArray
 
 from hopgraph.core.errors import RetrievalError
 from hopgraph.core.ports import Embedder
@@ -117,7 +118,7 @@ class Candidates:
 
     triplets: list[Triplet]
     seeds: list[SeedReport]
-    vectors: dict[tuple[str, str, str], np.ndarray] = field(default_factory=dict)
+    vectors: dict[tuple[str, str, str], NDArray[np.float32]] = field(default_factory=dict)
     embedding_key: str | None = None
 
 
@@ -130,7 +131,7 @@ class Region:
     seeds: list[SeedReport] = field(default_factory=list)
     candidates: int = 0
     stored_vectors: int = 0  # candidates whose vector came from the graph, not the embedder
-    vectors: dict[tuple[str, str, str], np.ndarray] = field(default_factory=dict, repr=False)
+    vectors: dict[tuple[str, str, str], NDArray[np.float32]] = field(default_factory=dict, repr=False)
     """The vector MMR used for each chosen triplet (by :attr:`Triplet.key`), for later scoring."""
 
     @property
@@ -179,7 +180,7 @@ def collect_candidates(runner: QueryRunner, entity_ids: Sequence[str], weights: 
                        weights=dict(weights), default_weight=DEFAULT_WEIGHT,
                        per_entity_limit=per_entity_limit, embedding_key=key)
     seen: dict[tuple[str, str, str], Triplet] = {}
-    vectors: dict[tuple[str, str, str], np.ndarray] = {}
+    vectors: dict[tuple[str, str, str], NDArray[np.float32]] = {}
     per_seed: dict[str, list[int]] = {}
     dimension = embedder.dimension if embedder is not None else 0
     for r in rows:
@@ -194,7 +195,7 @@ def collect_candidates(runner: QueryRunner, entity_ids: Sequence[str], weights: 
     return Candidates(list(seen.values()), seeds, vectors, key)
 
 
-def candidate_vectors(candidates: Candidates, embedder: Embedder) -> tuple[np.ndarray, int]:
+def candidate_vectors(candidates: Candidates, embedder: Embedder) -> tuple[NDArray[np.float32], int]:
     """One float32 row per candidate triplet: the stored vector if it was made for ``embedder``,
     else ``embedder``'s embedding of :meth:`Triplet.text` (only those texts are embedded).
 
@@ -217,7 +218,7 @@ def candidate_vectors(candidates: Candidates, embedder: Embedder) -> tuple[np.nd
     return out, len(trips) - len(missing)
 
 
-def weighted_mmr(query_vec: Sequence[float], cand_vecs: np.ndarray, weights: Sequence[float], *,
+def weighted_mmr(query_vec: Sequence[float], cand_vecs: NDArray[np.float32], weights: Sequence[float], *,
                  k: int = DEFAULT_K, lam: float = DEFAULT_LAMBDA,
                  use_mmr: bool = True) -> list[tuple[int, float, float]]:
     """Select ``k`` indices by MMR(t) = λ·Sim(q,t)·w_r − (1−λ)·max_{t'∈S} Sim(t,t').

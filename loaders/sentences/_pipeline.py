@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from pydantic import BaseModel, ValidationError
 
 from hopgraph.core.errors import LLMError
@@ -87,13 +88,14 @@ class _Prepared:
     parts: dict[int, list[str]] = field(default_factory=dict)
 
 
-def _mean_unit(vectors: Sequence[np.ndarray]) -> np.ndarray:
+def _mean_unit(vectors: Sequence[NDArray[np.float32]]) -> NDArray[np.float32]:
     """One vector for a sentence: itself, or the normalised mean of its parts' vectors."""
     if len(vectors) == 1:
         return vectors[0]
     mean = np.mean(np.stack(vectors), axis=0)
     norm = float(np.linalg.norm(mean))
-    return (mean / norm if norm else mean).astype(np.float32)
+    unit: NDArray[np.float32] = (mean / norm if norm else mean).astype(np.float32)
+    return unit
 
 
 def _prepare(raw: RawPassage, report: LoadReport) -> _Prepared | None:
