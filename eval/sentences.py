@@ -14,7 +14,9 @@ Systems, all measured in the same run on the same graph:
 ``graph`` shows the answering sentence(s) first (the answer line, issue 29);
 ``graph-score-order`` is the same evidence in retrieval order (the order before);
 ``graph-with-detours`` keeps the sentences reached without leaving their anchor's passage
-(``trim_detours=False``, the evidence before issue 29 trimmed them).
+(``trim_detours=False``, the evidence before issue 29 trimmed them);
+``graph-no-title-links`` follows no title link (``title_links=False``: the evidence before the
+kept anchors' title links, issue 29).
 
 Metrics per question: supporting-sentence recall@k over the ranked evidence and over all of it,
 precision of all of it, passage recall (both gold passages among the evidence's passages), context
@@ -209,6 +211,7 @@ def evaluate(
         "graph": _graph_system(reasoner),
         "graph-score-order": _graph_system(reasoner.with_config(answer_first=False)),
         "graph-with-detours": _graph_system(reasoner.with_config(trim_detours=False)),
+        "graph-no-title-links": _graph_system(reasoner.with_config(title_links=False)),
         "graph-no-fusion": _graph_system(reasoner.with_config(fusion=False)),
         "graph-anchor-pool": _graph_system(reasoner.with_config(anchor_pool=True)),
         "graph-no-cover": _graph_system(reasoner.with_config(cover_facets=False)),

@@ -67,6 +67,57 @@ EXPAND_PATHS_MAX_HOPS = 4  # the hops written out in cypher/sentence/expand_path
 
 
 @dataclass(frozen=True)
+class LinkSeed:
+    """A kept anchor as the start of title links (``cypher/sentence/_title_links``): its id and
+    passage, the entity keys of the names its sentence holds (``keys``), its passage title's key
+    (``own``, never followed) and that title as a fulltext phrase (``phrase``, "" for none)."""
+
+    id: str
+    passage_id: str
+    keys: tuple[str, ...]
+    own: str
+    phrase: str
+
+    def param(self) -> dict[str, object]:
+        # never an empty list: a plan is cached per parameter types (CONTRIBUTING, plan cache)
+        return {"id": self.id, "passage_id": self.passage_id, "keys": list(self.keys) or [""],
+                "own": self.own, "phrase": self.phrase}
+
+
+_NO_LINKS = LinkSeed("", "", ("",), "", "")
+
+
+def _linked(rows: Sequence[dict[str, object]]) -> list[Neighbour]:
+    out = []
+    for r in rows:
+        edge, _, relation = str(r["relation"]).partition(":")
+        out.append(Neighbour(str(r["source"]), str(r["id"]), str(r["kind"]),
+                             None if r["passage_id"] is None else str(r["passage_id"]),
+                             None if r["position"] is None else int(str(r["position"])),
+                             str(r["text"] or ""), edge, relation, None,
+                             float(str(r["similarity"])), str(r.get("title") or "")))
+    return out
+
+
+def find_title_links(runner: QueryRunner, links: Sequence[LinkSeed], embedding: Sequence[float], *,
+                     link_beam: int = 2) -> list[Neighbour]:
+    """The title links of ``links`` in one round trip (``cypher/sentence/find_title_links``): per
+    seed, at most ``link_beam`` sentences of the passages its sentence names by title (edge
+    ``TITLE``, relation ``named``) and ``link_beam`` sentences of other passages that name its
+    passage's title (relation ``names``), the most question-similar first.
+
+    Raises:
+        RetrievalError: ``link_beam`` < 1.
+    """
+    _check_k(link_beam)
+    if not links:
+        return []
+    rows = runner.read("sentence/find_title_links", links=[x.param() for x in links],
+                       embedding=list(embedding), link_beam=link_beam)
+    return _linked(rows[0]["linked"]) if rows else []
+
+
+@dataclass(frozen=True)
 class PassageHit:
     """A passage returned by vector search, with its sentence ids in order."""
 
@@ -149,21 +200,50 @@ def expand_paths(
     Raises:
         RetrievalError: ``beam`` < 1, or ``max_hops`` outside 1..EXPAND_PATHS_MAX_HOPS.
     """
+    found, hops, _ = expand_paths_linked(runner, seeds, embedding, (), beam=beam, decay=decay,
+                                         expansion_limit=expansion_limit, max_hops=max_hops)
+    return found, hops
+
+
+def expand_paths_linked(
+    runner: QueryRunner,
+    seeds: Sequence[tuple[str, float]],
+    embedding: Sequence[float],
+    links: Sequence[LinkSeed],
+    *,
+    beam: int,
+    decay: float,
+    expansion_limit: int,
+    max_hops: int,
+    link_beam: int = 2,
+) -> tuple[list[ExpandedPath], int, list[Neighbour]]:
+    """:func:`expand_paths` and, in the same round trip, :func:`find_title_links` of ``links``
+    (none when empty).
+
+    Returns:
+        The new paths in the order they were taken, how many hops ran, and the title links.
+
+    Raises:
+        RetrievalError: ``beam`` or ``link_beam`` < 1, or ``max_hops`` outside
+            1..EXPAND_PATHS_MAX_HOPS.
+    """
     _check_k(beam)
+    _check_k(link_beam)
     if not 1 <= max_hops <= EXPAND_PATHS_MAX_HOPS:
         raise RetrievalError(f"max_hops must be in 1..{EXPAND_PATHS_MAX_HOPS}, got {max_hops}")
     if not seeds:
-        return [], 0
+        return [], 0, []
     rows = runner.read("sentence/expand_paths", seeds=[{"id": i, "score": float(s)} for i, s in seeds],
                        embedding=list(embedding), beam=beam, decay=float(decay),
-                       expansion_limit=expansion_limit, max_hops=max_hops)
+                       expansion_limit=expansion_limit, max_hops=max_hops,
+                       links=[x.param() for x in (links or [_NO_LINKS])], link_beam=link_beam)
     if not rows:
-        return [], 0
+        return [], 0, []
     found = [ExpandedPath(p["id"], p["source"], tuple(p["nodes"]), tuple(p["relations"]),
                           float(p["score"]), p["kind"], p["passage_id"], p["position"],
                           p["text"] or "", p.get("title") or "")
              for p in rows[0]["found"]]
-    return found, int(rows[0]["hops"])
+    return found, int(rows[0]["hops"]), _linked(rows[0].get("linked") or [])
 
 
 def find_passages(runner: QueryRunner, embedding: Sequence[float], k: int) -> list[PassageHit]:

@@ -9,6 +9,8 @@ from hopgraph.agents.sentences._reasoner import (
     SentenceRetrievalConfig,
     count_tokens,
     generate_answer,
+    link_seed,
+    name_keys,
 )
 
 __all__ = [
@@ -21,4 +23,6 @@ __all__ = [
     "answer_line",
     "count_tokens",
     "generate_answer",
+    "link_seed",
+    "name_keys",
 ]

@@ -297,3 +297,84 @@ def test_a_detour_inside_the_anchors_passage_takes_no_evidence_slot() -> None:
     assert [e.id for e in shown.evidence] == ["A#s0", "A#s1", "B#s0", "C#s2"]
     assert [e.id for e in trimmed.evidence] == ["A#s0", "B#s0", "C#s2"]
     assert trimmed.context_tokens < shown.context_tokens
+
+
+def test_name_keys_and_link_seed_follow_the_loaders_entity_keys() -> None:
+    """A kept anchor's title-link seed: the keys of the names its sentence holds (quoted titles,
+    every run inside a capitalised span), its own title's key and its title as a phrase."""
+    from hopgraph.agents.sentences import link_seed, name_keys
+    from hopgraph.retrieval import SentenceHit
+
+    text = 'In 2000, "Linux Format" called Qvwm an impostor; Argentine player Sergio Agüero scored.'
+    keys = name_keys(text)
+    assert {"linux format", "qvwm", "sergio aguero", "argentine"} <= keys
+    assert "sergio aguero" in keys and all(len(k) >= 3 for k in keys)
+    anchor = SentenceHit("Qvwm#s3", "Qvwm", 3, "core", text, 0.8, "Qvwm (window manager)")
+    seed = link_seed(anchor, {})
+    assert (seed.id, seed.passage_id, seed.own, seed.phrase) == (
+        "Qvwm#s3", "Qvwm", "qvwm", '"Qvwm"')
+    assert "linux format" in seed.keys
+    assert link_seed(SentenceHit("D#s0", "D", 0, "core", "x", 0.5, "Dbm"), {}).phrase == ""
+    assert link_seed(anchor, {"Qvwm": 'Say "Hi" \\ Now'}).phrase == '"Say  Hi    Now"'
+
+
+def test_title_links_reach_the_named_passage_and_hold_a_slot() -> None:
+    """The kept anchor names "Linux Format": its passage's sentence comes back with the hops
+    (one round trip), as a one-edge path ``TITLE:named``; the best link of the anchor holds an
+    evidence slot although three anchors score higher (the anchor itself is never its own link);
+    ``title_links=False`` asks for no link."""
+    anchors = [
+        {"id": "Q#s3", "passage_id": "Q", "position": 3, "role": "core", "title": "Qvwm",
+         "text": 'In 2000, "Linux Format" called Qvwm "an unusually impressive imposter".',
+         "score": 0.83},
+        *[{"id": f"X{i}#s0", "passage_id": f"X{i}", "position": 0, "role": "core",
+           "title": f"Other {i}", "text": "Unrelated.", "score": 0.67 - i / 100} for i in range(3)],
+    ]
+    linked = [
+        {"source": "Q#s3", "id": "L#s4", "kind": "core", "passage_id": "L", "position": 4,
+         "text": "Linux Format is commonly abbreviated to LXF.", "title": "Linux Format",
+         "relation": "TITLE:named", "similarity": 0.4},
+        {"source": "Q#s3", "id": "Q#s3", "kind": "core", "passage_id": "Q", "position": 3,
+         "text": "", "title": "Qvwm", "relation": "TITLE:names", "similarity": 0.9},
+    ]
+
+    def reads(key: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        if key == "sentence/find_anchor_sentences":
+            return anchors[: params["k"]]
+        if key == "sentence/expand_paths":
+            # the sentinel seed (no links asked for) names no title
+            return [{"found": [], "hops": 1, "linked": linked if params["links"][0]["id"] else []}]
+        if key == "sentence/find_title_links":
+            return [{"linked": linked}]
+        return []
+
+    question = "What is the abbreviation of the magazine that called Qvwm an impostor?"
+    runner = RecordingRunner(reads)
+    reasoner = SentenceReasoner(runner, FakeEmbedder()).with_config(
+        max_evidence=4, anchor_slots=3, answer_first=False)
+    result = reasoner.retrieve(question)
+    [call] = runner.params_of("sentence/expand_paths")
+    [seed] = call["links"]
+    assert seed["id"] == "Q#s3" and seed["own"] == "qvwm" and "linux format" in seed["keys"]
+    assert call["link_beam"] == 2
+    ids = [e.id for e in result.evidence]
+    assert "L#s4" in ids and "X2#s0" not in ids  # the link holds a slot, the 4th anchor waits
+    link = next(e for e in result.evidence if e.id == "L#s4")
+    assert link.path == ("Q#s3", "L#s4") and link.relations == ("TITLE:named",)
+    assert link.score == pytest.approx(0.5 * 0.4 + 0.5 * 0.83)
+    assert result.titles["L"] == "Linux Format"
+    assert next(e for e in result.evidence if e.id == "Q#s3").path == ("Q#s3",)
+    per_hop = RecordingRunner(reads)
+    same = SentenceReasoner(per_hop, FakeEmbedder()).with_config(
+        max_evidence=4, anchor_slots=3, answer_first=False, expand_in_one_query=False
+    ).retrieve(question)
+    assert [(e.id, e.path) for e in same.evidence] == [(e.id, e.path) for e in result.evidence]
+    assert len(per_hop.params_of("sentence/find_title_links")) == 1
+    off = RecordingRunner(reads)
+    without = SentenceReasoner(off, FakeEmbedder()).with_config(
+        max_evidence=4, anchor_slots=3, answer_first=False, title_links=False).retrieve(question)
+    assert "L#s4" not in [e.id for e in without.evidence]
+    assert off.params_of("sentence/expand_paths")[0]["links"] == [
+        {"id": "", "passage_id": "", "keys": [""], "own": "", "phrase": ""}]
+    with pytest.raises(RetrievalError):
+        SentenceRetrievalConfig(link_beam=0)
