@@ -303,10 +303,24 @@ def content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(_compare_form(text)) if w not in _STOP and len(w) > 1}
 
 
+def schema_problem(problem: str) -> str:
+    """The rejection reason of a reply that is not an instance, as one of a few categories (the
+    problem itself goes to the rejection's record): not JSON, JSON without the schema's fields
+    or with wrong types, or not in the schema for another reason."""
+    low = problem.lower()
+    if "not json" in low:
+        return "reply not in the schema: not JSON"
+    if "field required" in low or "missing" in low:
+        return "reply not in the schema: JSON without the schema's fields"
+    if "validation error" in low:
+        return "reply not in the schema: a field of the wrong type"
+    return "reply not in the schema"
+
+
 def validate(t: Tuple, qa: GeneratedQA | None, problem: str = "") -> str | None:
     """None when the instance passes, else the reason it is rejected (see the module)."""
     if qa is None:
-        return f"reply not in the schema ({problem[:60]})" if problem else "reply not in the schema"
+        return schema_problem(problem)
     if not (qa.question.strip() and qa.answer.strip() and qa.reasoning.strip()):
         return "empty question, answer or reasoning"
     labels = {f"context_{i + 1}": c for i, c in enumerate(t.contexts)}
@@ -360,13 +374,15 @@ def generate(tuples: Sequence[Tuple], chat: ChatModel, *, max_tokens: int = 700,
             reply = ask_schema(chat, prompt(t, max_chars), GeneratedQA, max_tokens=max_tokens)
             reason = validate(t, reply.value, reply.problem)
             model = reply.result.model
+            detail = reply.problem if reply.value is None else ""
         except LLMError as e:
             reason, model = f"LLM call failed ({type(e).__name__})", ""
-            reply = None
+            reply, detail = None, str(e)
         if reason is not None or reply is None or reply.value is None:
             rejected[reason or "no reply"] += 1
             records.append({"context_ids": [c.id for c in t.contexts], "kind": t.kind,
-                            "hops": t.hops, "reason": reason})
+                            "hops": t.hops, "reason": reason,
+                            **({"detail": detail[:300]} if detail else {})})
         else:
             qa = reply.value
             labels = {f"context_{i + 1}": c for i, c in enumerate(t.contexts)}
@@ -414,6 +430,8 @@ class BuildReport:
     tuple_refusals: dict[str, int]
     accepted: int = 0
     rejections: dict[str, int] = field(default_factory=dict)
+    # "h=2 semantic" / "h=2 refers_to" / "h=2 amends" -> accepted and reasons of rejection
+    by_kind: dict[str, dict[str, int]] = field(default_factory=dict)
     splits: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
@@ -496,6 +514,12 @@ def build_dataset(runner: QueryRunner, embedder: Embedder | None, chat: ChatMode
     train, test = split(accepted, test_fraction=test_fraction, seed=seed)
     report.accepted = len(accepted)
     report.rejections = dict(rejected.most_common())
+    by_kind: dict[str, Counter[str]] = {}
+    for inst in accepted:
+        by_kind.setdefault(f"h={inst.hops} {inst.kind}", Counter())["accepted"] += 1
+    for r in records:
+        by_kind.setdefault(f"h={r['hops']} {r['kind']}", Counter())[f"rejected: {r['reason']}"] += 1
+    report.by_kind = {k: dict(v.most_common()) for k, v in sorted(by_kind.items())}
     report.splits = {"train": hop_distribution(train), "test": hop_distribution(test)}
     export(out, train, test, report, records)
     return report
