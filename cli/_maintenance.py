@@ -61,7 +61,7 @@ def remove_legal_documents(runner: QueryRunner, doc_ids: list[str]) -> dict[str,
     Raises:
         UnknownDocumentError: an id is not a loaded document (nothing is removed then).
     """
-    from hopgraph.loaders.legal import DERIVE_STEPS
+    from hopgraph.loaders.legal import derive_steps
 
     loaded = set(legal_document_ids(runner))
     unknown = [d for d in doc_ids if d not in loaded]
@@ -73,7 +73,7 @@ def remove_legal_documents(runner: QueryRunner, doc_ids: list[str]) -> dict[str,
                f" ({len(loaded)} documents loaded; 'hopgraph db status' shows the server)"))
     if not doc_ids:
         return {"edges": 0, "removed": 0, "demoted": 0}
-    derive: list[tuple[str, dict[str, object]]] = [(key, {}) for key in DERIVE_STEPS]
+    derive = derive_steps(None)  # the whole graph
     totals = {"edges": 0, "removed": 0, "demoted": 0}
     for i, doc_id in enumerate(doc_ids):
         # one document per transaction, as the loader writes them; the last one carries the

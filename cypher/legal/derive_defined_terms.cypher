@@ -1,13 +1,15 @@
 // purpose: Rebuild the defined-term layer after a load: every numbered item "N. <term> là <definition>" of a definitions article (heading "Giải thích từ ngữ" or "Giải thích thuật ngữ"), in its text, in clauses inserted later or in new wordings of its clauses, becomes (unit)-[:DEFINES {definition}]->(:DefinedTerm {id: doc_id|key, key, term, doc_id}) for the article's document; the unit is the article's clause of the item's number (the article itself when it has none, as in pre-split corpora), the inserted clause or the UnitVersion. Terms no unit defines any more are removed.
 // mode: write
+// param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: terms, removed
 CALL () {
-  MATCH (:LegalUnit)-[old:DEFINES]->(:DefinedTerm)
+  MATCH (:LegalUnit)-[old:DEFINES]->(t:DefinedTerm)
+  WHERE $doc_ids IS NULL OR t.doc_id IN $doc_ids
   DELETE old
 }
 CALL () {
   MATCH (a:Article)
-  WHERE any(h IN ['giải thích từ ngữ', 'giải thích thuật ngữ']
+  WHERE ($doc_ids IS NULL OR a.doc_id IN $doc_ids) AND any(h IN ['giải thích từ ngữ', 'giải thích thuật ngữ']
     WHERE toLower(coalesce(a.heading, '')) CONTAINS h)
   // Where items are written: the article's text (its whole enacted wording), clauses inserted
   // later with wording of their own, and new wordings (UnitVersion) of its clauses.
@@ -41,7 +43,8 @@ CALL () {
   RETURN count(r) AS terms
 }
 CALL () {
-  MATCH (t:DefinedTerm) WHERE NOT EXISTS { (t)<-[:DEFINES]-() }
+  MATCH (t:DefinedTerm) WHERE ($doc_ids IS NULL OR t.doc_id IN $doc_ids)
+    AND NOT EXISTS { (t)<-[:DEFINES]-() }
   DETACH DELETE t
   RETURN count(*) AS removed
 }

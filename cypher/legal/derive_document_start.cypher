@@ -1,13 +1,16 @@
 // purpose: Follow a change of a document's start date: when another document gives a provision of it new wording that states "<Luật|Nghị định …> này có hiệu lực … từ ngày D" (UnitVersion.doc_start), the document starts on D (the latest-issued such change wins; without one, the date it states, effective_date_stated), and so do everything whose date is that document's own start (date_from_doc): its units, the versions and inserted units it writes into other documents, and its change edges. Only documents with such a change, or moved by an earlier derive, are touched.
 // mode: write
+// param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: count
 CALL () {
   MATCH (v:UnitVersion) WHERE v.doc_start IS NOT NULL
+    AND ($doc_ids IS NULL OR v.doc_id IN $doc_ids)
   MATCH (d:LegalNode {id: v.doc_id}) WHERE d:Document
   RETURN DISTINCT d
   UNION
   MATCH (d:Document) WHERE d.effective_date_stated IS NOT NULL
     AND d.effective_date <> d.effective_date_stated
+    AND ($doc_ids IS NULL OR d.id IN $doc_ids)
   RETURN d
 }
 CALL (d) {

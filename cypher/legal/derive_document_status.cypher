@@ -1,7 +1,8 @@
 // purpose: Derive expiry_date and status of every Document from replacement and repeal events and from amendments of its units; flag disagreement with an external status string.
 // mode: write
+// param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: count
-MATCH (d:Document)
+MATCH (d:Document) WHERE $doc_ids IS NULL OR d.id IN $doc_ids
 CALL (d) {
   OPTIONAL MATCH (d)<-[r:REPLACES|REPEALS]-()
   RETURN min(r.effective_date) AS ended

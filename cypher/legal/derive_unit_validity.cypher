@@ -1,5 +1,6 @@
 // purpose: Derive valid_to, valid_to_unknown and status of original units touched by events (versions, repeals, document replacement or repeal, insertion); the loader writes status 'in_force' for the rest. A first version whose start is unknown counts from its not_before (valid_to_unknown = true: possibly superseded from then on); one with neither date ends nothing. Deterministic, so load order never matters.
 // mode: write
+// param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: count
 CALL () {
   MATCH ()-[:VERSION_OF|REPEALS]->(t:LegalUnit)
@@ -12,7 +13,7 @@ CALL () {
   MATCH (t:LegalUnit) WHERE t.supplemented_by IS NOT NULL
   RETURN t
 }
-WITH t WHERE NOT t:UnitVersion
+WITH t WHERE NOT t:UnitVersion AND ($doc_ids IS NULL OR t.doc_id IN $doc_ids)
 CALL (t) {
   OPTIONAL MATCH (v:UnitVersion)-[:VERSION_OF]->(t)
   WITH v, coalesce(v.valid_from_unknown, false) AND v.valid_from IS NULL AS unknown

@@ -1,7 +1,9 @@
 // purpose: Turn a Placeholder that exists only as the target of new wording (a clause or point the amended unit did not have) into a real unit of its loaded document, valid from its first version (its start as that version's: valid_from, or valid_from_unknown with not_before), contained by its parent; deterministic post-load step.
 // mode: write
+// param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: count
 MATCH (p:Placeholder)<-[:VERSION_OF]-(v:UnitVersion)
+WHERE $doc_ids IS NULL OR p.doc_id IN $doc_ids
 WITH p, v, coalesce(v.valid_from_unknown, false) AND v.valid_from IS NULL AS unknown
 WITH p, v, unknown, CASE WHEN unknown THEN v.not_before ELSE v.valid_from END AS start
 ORDER BY start, unknown, v.id

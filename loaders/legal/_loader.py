@@ -6,13 +6,57 @@ Losing the server stops the load at once: the report names the documents committ
 Each document's transaction first takes out what an earlier load of it wrote
 (``legal/clear_document``), so a re-load replaces it whole. Two inputs of one run with the same
 document id are refused (both named) unless the later is asked to replace the earlier. After the
-documents, one transaction derives ``valid_to`` and ``status`` from the events in the whole graph,
-so the final graph does not depend on load order.
+documents, one transaction derives ``valid_to`` and ``status`` from the events: of the documents
+the load touched (incremental derive, below) or of the whole graph, with the same result, so the
+final graph does not depend on load order.
 
 A load records in the graph that it started (``legal/mark_load_started``, before its first
 document) and the derive transaction that it finished (``legal/mark_load_finished``). A load
 killed in between leaves the graph un-derived: the next load derives first
 (``LoadReport.repaired``), and :func:`repair` (``hopgraph db repair``) derives at once.
+
+Incremental derive (issue 26 item 1). Every derive step writes only on nodes of one document:
+its units and their versions (``doc_id``), the Document, its defined terms (``doc_id|key``), and
+two edge properties, ``effective_date`` of a change edge (owned by its source's document,
+``date_from_doc``) and ``applied`` of a phrase edit (owned by its target's). Each step takes
+``$doc_ids`` (null: the whole graph) and writes on those documents alone, reading whatever it
+reads anywhere. A load then derives the documents ``legal/list_derive_scope`` names, computed
+after its writes and, for documents already in the graph, before them too (a re-load takes out
+what they wrote before). Step by step, what a derived value of a document X reads, and so which
+writes must put X in the scope:
+
+- ``rehome_title_placeholders`` (no ``$doc_ids``): starts from the nodes that wait for a title
+  (``doc_id`` '~slug': few or none), so it stays whole-graph; it moves them into the one
+  document carrying the title, so scope part (5) names every document a pending title may
+  land on, and the pending ids themselves.
+- ``link_inserted_units``: an inserted unit of X (``doc_id`` X) hangs under the parent of its
+  anchor, a unit of X: X is written (1), or the inserting document is (2: it wrote the unit).
+- ``derive_version_only_units``: a Placeholder of X with new wording becomes a unit of X once
+  X is loaded: X is written (1), or the document writing the wording is (2).
+- ``derive_document_start``: X's start reads X's versions that state it (written by the
+  amending document: (2)) and its stated date (1); it then moves every unit, version and change
+  edge dated from X (``date_from_doc`` X), which may sit in documents X writes into: part (6)
+  adds those documents when X's start can move (X has such a version, or was moved before).
+  A start never reads another start, so one such hop is enough.
+- ``derive_phrase_versions``: X's phrase versions read the phrase edits aimed at X's units or
+  at X (edges into X: their writer is in the scope (3), (4)), the edge's ``effective_date`` and
+  the amending document's dates (moved only through (6)), and X's full versions (2).
+- ``derive_unit_validity`` / ``derive_version_validity``: X's units and versions read their
+  versions (2), repeals aimed at them or at X (3), (4), with dates from the repealing document
+  ((6) when that moves); ``parts_changed_from`` of a wording reads the changes of its parts,
+  which may be units of another document (a codification's): part (7) adds the documents whose
+  units contain, or are contained by, units of the scope.
+- ``derive_document_status``: X's status reads replacements and repeals of X and changes of
+  X's units: (3), (4), dated as above.
+- ``derive_defined_terms``: X's terms read X's definitions article, its inserted clauses and
+  its clauses' new wordings: (1), (2).
+
+Nothing reads the other way (an amending document's derived values never read its targets'
+ones, except the ``applied`` count, which belongs to the target). The whole-graph pass stays
+for :func:`repair`, for a graph left by an unfinished load, for a first load into an empty
+graph, and whenever the scope holds more than ``INCREMENTAL_MAX_SHARE`` of the graph's
+documents. ``tests/integration/test_legal_incremental_derive.py`` checks that the incremental
+graph equals the whole-graph one, node for node, edge for edge, property for property.
 """
 
 from __future__ import annotations
@@ -26,6 +70,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hopgraph.core.errors import DatabaseUnavailable, HopgraphError
+from hopgraph.cypher import load_registry
 from hopgraph.db import QueryRunner
 from hopgraph.loaders.legal._citations import NameIndex, stated_names, title_aliases
 from hopgraph.loaders.legal._formats import codification_names, expand_paths, read_file, read_text
@@ -52,6 +97,9 @@ DERIVE_STEPS = ("legal/rehome_title_placeholders", "legal/link_inserted_units", 
                 "legal/derive_unit_validity",
                 "legal/derive_version_validity", "legal/derive_document_status",
                 "legal/derive_defined_terms")
+# A load derives only what its documents touch unless their scope holds more than this share of
+# the graph's documents: then one pass over the whole graph costs about as much and reads less.
+INCREMENTAL_MAX_SHARE = 0.25
 
 
 @dataclass
@@ -71,9 +119,19 @@ class LoadReport:
     embed_s: float = 0.0
     write_s: float = 0.0
     derive_s: float = 0.0
+    # documents the derive steps ran on (None: the whole graph) and the graph's documents
+    derived_documents: int | None = None
+    graph_documents: int = 0
     embedded: int = 0
     aborted: str | None = None  # why the load stopped before its end (the server went away)
     repaired: str | None = None  # the previous load had not finished: derived before this one
+
+    def derive_what(self) -> str:
+        """What the derive steps ran on: the whole graph, or how many of its documents."""
+        if self.derived_documents is None:
+            return "whole graph"
+        return (f"incremental: {self.derived_documents:,} of {self.graph_documents:,} "
+                "documents")
 
     @property
     def placeholders(self) -> dict[str, int]:
@@ -102,7 +160,7 @@ class LoadReport:
                     f"{k} {v}" for k, v in sorted(self.graph[kind].items())))
         lines.append(f"time: parse {self.parse_s:.1f}s, embed {self.embed_s:.1f}s "
                      f"({self.embedded} texts), write {self.write_s:.1f}s, "
-                     f"derive {self.derive_s:.1f}s")
+                     f"derive {self.derive_s:.1f}s ({self.derive_what()})")
         for p in self.skipped:
             lines.append(f"SKIPPED {p}")
         for p in self.warnings[:50]:
@@ -380,6 +438,7 @@ def load_legal(
     embed_chars: int = DEFAULT_EMBED_CHARS,
     max_file_mb: float = DEFAULT_MAX_FILE_MB,
     max_unit_chars: int = DEFAULT_MAX_UNIT_CHARS,
+    incremental: bool | None = None,
 ) -> LoadReport:
     """Load legal documents into the graph.
 
@@ -397,6 +456,10 @@ def load_legal(
         max_file_mb: a larger input file is skipped unread (one problem).
         max_unit_chars: a document with a unit whose own wording is longer is skipped before
             segmentation (one problem).
+        incremental: derive only the documents the load touches (True), the whole graph
+            (False), or choose (None: incremental unless the graph was empty, the previous
+            load did not finish, or the touched documents are more than
+            ``INCREMENTAL_MAX_SHARE`` of the graph's).
 
     Returns:
         The report; skipped documents are listed with the reason, never raised. When the
@@ -410,6 +473,7 @@ def load_legal(
     report = LoadReport()
     t0 = time.perf_counter()
     previous = load_state(runner)
+    scoped = incremental is not False and not previous.unfinished
     if previous.unfinished:
         # the graph holds documents the derive steps never saw; deriving now makes it right
         # even if this load dies too
@@ -454,6 +518,16 @@ def load_legal(
         from tqdm import tqdm
 
         bar = tqdm(total=len(plans), desc="legal documents", unit="doc")
+    loaded_before = {doc_id for doc_id, _, _ in known}
+    scope: set[str] = set()
+    scope_s = 0.0
+    scoped = scoped and (incremental is True or bool(loaded_before))
+    again = sorted({plan.doc_id for _, plan in plans} & loaded_before)
+    if scoped and again:
+        # what the documents loaded again wrote before is taken out with them: derive there too
+        ts = time.perf_counter()
+        scope |= derive_scope(runner, again)
+        scope_s = time.perf_counter() - ts
     t2 = time.perf_counter()
     if plans:
         runner.write_transaction([("legal/mark_load_started", {"documents": len(plans)})])
@@ -486,8 +560,14 @@ def load_legal(
         return report
     t3 = time.perf_counter()
     try:
-        derive(runner)
-        report.derive_s = time.perf_counter() - t3
+        report.graph_documents = len(loaded_before | set(report.documents))
+        if scoped:
+            scope |= derive_scope(runner, report.documents)
+            if incremental is None and len(scope) > INCREMENTAL_MAX_SHARE * report.graph_documents:
+                scoped = False
+        derive(runner, sorted(scope) if scoped else None)
+        report.derived_documents = len(scope) if scoped else None
+        report.derive_s = time.perf_counter() - t3 + scope_s
         report.graph = graph_counts(runner)
         files = {d.meta.doc_id: d.meta.source_file for d, _ in plans}
         for row in runner.read("legal/list_missing_targets", doc_ids=report.documents or [""]):
@@ -520,10 +600,31 @@ def _as_date(value: object) -> date | None:
     return native if isinstance(native, date) else None
 
 
-def derive(runner: QueryRunner) -> None:
-    """Post-load steps that depend on the whole graph (inserted units, validity, status), and
-    the mark that the load finished, in one transaction."""
-    runner.write_transaction([(key, {}) for key in (*DERIVE_STEPS, "legal/mark_load_finished")])
+def derive_steps(doc_ids: Sequence[str] | None = None) -> list[tuple[str, dict[str, object]]]:
+    """The derive steps as ``(key, params)`` for ``write_transaction``: on the documents
+    ``doc_ids`` (see :func:`derive_scope`), or on the whole graph when None. A step that takes
+    no ``$doc_ids`` runs on the whole graph either way."""
+    registry = load_registry()
+    scope = None if doc_ids is None else sorted(set(doc_ids))
+    return [(key, {"doc_ids": scope} if "doc_ids" in registry[key].params else {})
+            for key in DERIVE_STEPS]
+
+
+def derive_scope(runner: QueryRunner, doc_ids: Sequence[str]) -> set[str]:
+    """The documents whose derived values a write of ``doc_ids`` can change
+    (``legal/list_derive_scope``; the module's docstring says why each is needed)."""
+    if not doc_ids:
+        return set()
+    return {str(r["doc_id"]) for r in runner.read("legal/list_derive_scope",
+                                                  doc_ids=sorted(set(doc_ids)))
+            if r["doc_id"] is not None}
+
+
+def derive(runner: QueryRunner, doc_ids: Sequence[str] | None = None) -> None:
+    """Post-load steps (inserted units, validity, status, phrase versions, defined terms) on
+    the documents ``doc_ids`` (the scope of a load: :func:`derive_scope`) or on the whole graph
+    (None), and the mark that the load finished, in one transaction."""
+    runner.write_transaction([*derive_steps(doc_ids), ("legal/mark_load_finished", {})])
 
 
 @dataclass(frozen=True)

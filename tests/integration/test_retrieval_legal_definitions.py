@@ -58,7 +58,7 @@ def retriever(runner: Neo4jRunner) -> LegalRetriever:
                  "Hôn nhân, kết hôn, vợ chồng, quan hệ giữa vợ và chồng."),
     ]
     write_graph(runner.driver, docs, units, [])
-    runner.write("legal/derive_defined_terms")
+    runner.write("legal/derive_defined_terms", doc_ids=None)
     return LegalRetriever(runner, SameVector())  # type: ignore[arg-type]
 
 
@@ -82,12 +82,12 @@ def test_derive_reads_every_numbered_item(retriever: LegalRetriever) -> None:
 
 def test_derive_is_idempotent_and_drops_stale_terms(retriever: LegalRetriever) -> None:
     runner = retriever.runner
-    again = runner.write("legal/derive_defined_terms")[0]
+    again = runner.write("legal/derive_defined_terms", doc_ids=None)[0]
     assert again == {"terms": 4, "removed": 0}
     runner.driver.execute_query(  # type: ignore[attr-defined]
         "MATCH (a:Article {id: $id}) SET a.text = replace(a.text, '4. Thời kỳ hôn nhân', '4. Thời kỳ')",
         id=f"{LAW}:D3", database_="neo4j")
-    changed = runner.write("legal/derive_defined_terms")[0]
+    changed = runner.write("legal/derive_defined_terms", doc_ids=None)[0]
     assert changed == {"terms": 4, "removed": 1}
 
 
