@@ -530,7 +530,11 @@ def load_legal(
         scope_s = time.perf_counter() - ts
     t2 = time.perf_counter()
     if plans:
-        runner.write_transaction([("legal/mark_load_started", {"documents": len(plans)})])
+        try:
+            runner.write_transaction([("legal/mark_load_started", {"documents": len(plans)})])
+        except HopgraphError as e:
+            report.aborted = f"the load could not start writing (nothing was written): {e}"
+            return report
     for doc, plan in plans:
         try:
             # what an earlier load of this document wrote goes first, in the same transaction
@@ -559,6 +563,7 @@ def load_legal(
     if report.aborted:
         return report
     t3 = time.perf_counter()
+    stage = "deriving validity"
     try:
         report.graph_documents = len(loaded_before | set(report.documents))
         if scoped:
@@ -568,6 +573,7 @@ def load_legal(
         derive(runner, sorted(scope) if scoped else None)
         report.derived_documents = len(scope) if scoped else None
         report.derive_s = time.perf_counter() - t3 + scope_s
+        stage = "reading the graph's counts and the load's warnings (validity was derived)"
         report.graph = graph_counts(runner)
         files = {d.meta.doc_id: d.meta.source_file for d, _ in plans}
         for row in runner.read("legal/list_missing_targets", doc_ids=report.documents or [""]):
@@ -588,7 +594,16 @@ def load_legal(
                    "it is shown from that wording's date as a unit of that law")
                 + " (check the instruction, or load the document that inserted it)"))
     except DatabaseUnavailable as e:
-        report.aborted = f"the database went away after the documents, before validity was derived: {e}"
+        report.aborted = ("the database went away after the documents, "
+                          + ("before validity was derived" if stage == "deriving validity"
+                             else f"while {stage}") + f": {e}")
+    except HopgraphError as e:
+        # any other failure of the derive (a query over its time limit, the server's memory):
+        # the documents are committed, the graph is marked unfinished and the next load, or
+        # 'hopgraph db repair', derives it whole
+        report.aborted = (f"{stage} failed after the documents were committed ({e})"
+                          + ("; 'hopgraph db repair' derives it again"
+                             if stage == "deriving validity" else ""))
     return report
 
 
