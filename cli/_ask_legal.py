@@ -11,9 +11,9 @@ from pathlib import Path
 import click
 
 from hopgraph import embedder_from_settings
-from hopgraph.agents.legal import LegalQA, QAOptions
+from hopgraph.agents.legal import LegalQA, QAOptions, answer_footer
 from hopgraph.cli._context import open_runner, settings_of
-from hopgraph.core.samples import FICTIONAL_MARK, is_sample_document, mark_fictional
+from hopgraph.core.samples import is_sample_document, mark_fictional
 from hopgraph.core.settings import Settings
 from hopgraph.eval import ABLATIONS, check_judge, load_questions, render_markdown, run_ablations
 from hopgraph.loaders.legal import SAMPLES_DIR
@@ -68,13 +68,10 @@ def ask(ctx: click.Context, question: str, as_of: str | None, as_json: bool, no_
              for d in (c.node_id.split(":")[0], c.node_id.rpartition("@")[2])}
     samples = sorted(d for d in cited if is_sample_document(d))
     if samples:
-        click.echo(f"[cites {', '.join(samples)}: {FICTIONAL_MARK}]")
+        click.echo(f"Văn bản mẫu hư cấu được trích dẫn: {', '.join(samples)}.")
     click.echo("")
-    cost = ", ".join(f"{s.agent} {s.latency_s:.2f}s/{s.prompt_tokens + s.completion_tokens}t"
-                     for s in answer.steps)
-    click.echo(f"[{answer.status}; route: {' → '.join(answer.route)}; {cost}]")
-    if answer.fallback_reason:
-        click.echo(f"[note: {answer.fallback_reason}]")
+    for line in answer_footer(answer):
+        click.echo(line)
 
 
 @click.command(name="qa")

@@ -12,11 +12,13 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import date
 from typing import Any
 
 import click
 
 from hopgraph.cli._context import settings_of
+from hopgraph.core.samples import FICTIONAL_MARK, mark_fictional
 from hopgraph.core.settings import Settings
 from hopgraph.db import Neo4jRunner, ensure_server, install_schema
 
@@ -24,16 +26,16 @@ AREAS = ("legal", "biomed", "sentences")
 LEGAL_QUESTIONS = 3
 ANSWER_LINES = 8
 EXAMPLE_CYPHER = (
-    ("Every wording of one clause and the documents that enacted them",
+    ("Mọi nội dung của một khoản và các văn bản đã ban hành chúng",
      "MATCH p = (:LegalUnit)-[:AMENDS]->(u:LegalUnit {id: '12/2016/NĐ-MAU:D3.K2'})"
      "<-[:VERSION_OF]-(:UnitVersion) RETURN p"),
-    ("Amendments, replacements and supplements between units",
+    ("Sửa đổi, thay thế, bổ sung và bãi bỏ giữa các quy định",
      "MATCH p = (:LegalUnit)-[:AMENDS|SUPPLEMENTS|REPLACES|REPEALS]->(:LegalNode) RETURN p LIMIT 50"),
-    ("Terms the definitions articles define, and the clauses that define them",
+    ("Thuật ngữ được giải thích và khoản giải thích chúng",
      "MATCH p = (:LegalUnit)-[:DEFINES]->(:DefinedTerm) RETURN p LIMIT 25"),
-    ("A biomedical neighbourhood",
+    ("Một vùng lân cận y sinh",
      "MATCH p = (:Drug {name: 'Imatinib'})-[]-(:BioEntity) RETURN p LIMIT 50"),
-    ("Sentence graph of one topic",
+    ("Đồ thị câu của một chủ đề",
      "MATCH p = (:Topic)-[:HAS_CORE]->(:Core)-[:SUPPORTS]->(:Supplementary) RETURN p LIMIT 40"),
 )
 
@@ -43,32 +45,40 @@ def _step(title: str) -> Iterator[None]:
     click.echo(f"== {title}")
     started = time.perf_counter()
     yield
-    click.echo(f"   ({time.perf_counter() - started:.1f}s)")
+    click.echo(f"   ({time.perf_counter() - started:.1f} giây)".replace(".", ","))
 
 
 def _legal(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     from hopgraph import embedder_from_settings
-    from hopgraph.agents.legal import LegalQA, QAOptions
+    from hopgraph.agents.legal import LegalQA, QAOptions, answer_footer
     from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
     from hopgraph.models import chat_model_from
 
     embedder = embedder_from_settings(settings, "legal")
-    with _step("legal: load the sample regulations"):
+    with _step("pháp luật: nạp các văn bản mẫu (hư cấu)"):
         report = load_legal(runner, embedder, [SAMPLES_DIR], batch_size=settings.batch_size)
-        click.echo("   " + report.summary().replace("\n", "\n   "))
+        units = sum(report.units_by_level.values())
+        edges = sum(report.edges_by_type.values())
+        click.echo(f"   {report.files} tệp, {len(report.documents)} văn bản đã nạp "
+                   f"{FICTIONAL_MARK}, {units} đơn vị, {edges} quan hệ giữa các quy định, "
+                   f"bỏ qua {len(report.skipped)}")
+        for problem in report.skipped:
+            click.echo(f"   bỏ qua: {problem}")
     questions = json.loads((SAMPLES_DIR / "questions.json").read_text(encoding="utf-8"))
     chat = chat_model_from(settings.llm) if with_llm else None
     qa = LegalQA(runner, embedder, chat, options=QAOptions())
     # The same clause asked at three dates: amended wording in force, an earlier wording, and an
     # amendment that is enacted but not yet in force.
     for q in questions["questions"][:LEGAL_QUESTIONS]:
-        with _step(f"legal: ask sample question {q['id']} (as of {q['as_of']})"):
+        day = date.fromisoformat(q["as_of"]).strftime("%d/%m/%Y")
+        with _step(f"pháp luật: câu hỏi mẫu {q['id']} (tại ngày {day})"):
             answer = qa.ask(q["question"], as_of=q.get("as_of"), use_llm=chat is not None)
-            click.echo(f"   Q: {q['question']}")
+            click.echo(f"   Hỏi: {mark_fictional(q['question'])}")
             for line in answer.text.splitlines()[:ANSWER_LINES]:
-                click.echo(f"   | {line}")
-            click.echo(f"   [{answer.status}; route {' → '.join(answer.route)}]")
-            click.echo(f"   expected: {q['answer']}")
+                click.echo(f"   | {mark_fictional(line)}")
+            for line in answer_footer(answer):
+                click.echo(f"   {line}")
+            click.echo(f"   Đáp án mong đợi: {mark_fictional(q['answer'])}")
 
 
 def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
@@ -77,20 +87,20 @@ def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     from hopgraph.loaders.biomed import SAMPLE_TRIPLETS, load_primekg
     from hopgraph.models import chat_model_from
 
-    with _step("biomed: load the sample triplets"):
+    with _step("y sinh: nạp các bộ ba mẫu (tiếng Anh)"):
         report = load_primekg(runner, SAMPLE_TRIPLETS)
         click.echo("   " + report.summary().replace("\n", "\n   "))
     question = "Which drug that targets ABL1 is used for chronic myeloid leukemia?"
-    with _step("biomed: ask a two-hop question"):
+    with _step("y sinh: câu hỏi hai bước (tiếng Anh)"):
         embedder = embedder_from_settings(settings, "english")
         regram = Regram(runner, embedder, EntityLinker(runner, nlp=build_nlp()),
                         llm=chat_model_from(settings.llm) if with_llm else None,
                         verifier=GraphVerifier(runner), config=RegramConfig())
         ans = regram.ask(question)
-        click.echo(f"   Q: {question}")
+        click.echo(f"   Hỏi: {question}")
         for i, hop in enumerate(ans.hops, 1):
-            click.echo(f"   hop {i} [{hop.mode.value}] {hop.question} -> {hop.answer}")
-        click.echo(f"   answer ({ans.answer_source}): {ans.answer}")
+            click.echo(f"   bước {i}: {hop.question} -> {hop.answer}")
+        click.echo(f"   Trả lời: {ans.answer}")
 
 
 def _sentences(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
@@ -106,26 +116,26 @@ def _sentences(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
     from hopgraph.models import chat_model_from
 
     embedder = embedder_from_settings(settings, "english")
-    with _step("sentences: build the sentence graph of the sample corpus"):
+    with _step("câu: dựng đồ thị câu của kho văn bản mẫu (tiếng Anh)"):
         skipped: list[str] = []
         passages = list(read_corpus(sample_corpus_path(), skipped))
         report = load_passages(runner, passages, embedder=embedder, tagger=SpacyTagger.load())
-        click.echo(f"   {report.passages} passages, {report.sentences} sentences "
-                   f"({report.cores} core, {report.supplementary} supplementary), "
-                   f"{report.bridges} bridges; skipped {len(skipped) + len(report.skipped)}")
+        click.echo(f"   {report.passages} đoạn, {report.sentences} câu "
+                   f"({report.cores} câu chính, {report.supplementary} câu bổ trợ), "
+                   f"{report.bridges} cầu nối; bỏ qua {len(skipped) + len(report.skipped)}")
     rows = json.loads(sample_questions_path().read_text(encoding="utf-8"))
     q = next(r for r in rows if "question" in r)
-    with _step("sentences: ask a bridge question"):
+    with _step("câu: câu hỏi bắc cầu (tiếng Anh)"):
         llm = chat_model_from(settings.llm) if with_llm else None
         result = SentenceReasoner(runner, embedder, llm, SentenceRetrievalConfig()).answer(
             q["question"])
-        click.echo(f"   Q: {q['question']}")
+        click.echo(f"   Hỏi: {q['question']}")
         for e, (title, _, position) in zip(result.retrieval.evidence, result.citations,
                                            strict=True):
-            via = " -> ".join(e.relations) if e.relations else "anchor"
+            via = " -> ".join(e.relations) if e.relations else "câu neo"
             click.echo(f"   [{title} #{position}] ({via}) {e.text}")
-        click.echo(f"   answer: {result.answer or '(retrieval-only: evidence above)'}; "
-                   f"expected: {q['answer']}")
+        click.echo(f"   Trả lời: {result.answer or '(chỉ trích xuất: xem căn cứ ở trên)'}; "
+                   f"đáp án mong đợi: {q['answer']}")
 
 
 _RUNNERS: dict[str, Callable[[Neo4jRunner, Settings, bool], Any]] = {
@@ -141,29 +151,33 @@ _RUNNERS: dict[str, Callable[[Neo4jRunner, Settings, bool], Any]] = {
 def demo(ctx: click.Context, areas: tuple[str, ...], no_llm: bool) -> None:
     """Start Neo4j, load the bundled samples, answer sample questions, show the Browser."""
     settings = settings_of(ctx)
-    with _step("Neo4j"):
+    with _step("Neo4j (máy chủ đồ thị)"):
         conn, started = ensure_server(settings)
-        click.echo(f"   {'started' if started else 'using'} {conn.kind} server at {conn.uri}")
+        kind = {"local": "cục bộ", "external": "bên ngoài"}.get(conn.kind, conn.kind)
+        click.echo(f"   {'đã khởi động' if started else 'dùng'} máy chủ {kind} tại {conn.uri}")
     with_llm = bool(settings.llm.base_url) and not no_llm
-    click.echo(f"   LLM: {settings.llm.base_url if with_llm else 'none (retrieval-only answers)'}")
+    click.echo("   Mô hình ngôn ngữ: " + (settings.llm.base_url if with_llm and settings.llm.base_url
+                                          else "không có (chỉ trích xuất căn cứ)"))
     driver = conn.driver()
     try:
         runner = Neo4jRunner(driver, database=conn.database,
                              timeout_s=max(settings.neo4j.query_timeout_s, 300.0))
-        with _step("schema"):
+        with _step("lược đồ"):
             created = install_schema(driver, conn.database, dimension=settings.embedder.dimension)
-            click.echo(f"   {len(created)} constraints/indexes created")
+            click.echo(f"   đã tạo {len(created)} ràng buộc và chỉ mục")
         for area in areas or AREAS:
             _RUNNERS[area](runner, settings, with_llm)
         counts = sorted(runner.read("admin/count_nodes"), key=lambda r: -r["count"])
     finally:
         driver.close()
-    click.echo("== graph: " + ", ".join(f"{r['label']} {r['count']}" for r in counts[:12]))
+    click.echo("== đồ thị (nhãn: số nút): "
+               + ", ".join(f"{r['label']} {r['count']}" for r in counts[:12]))
     if conn.browser_url:
-        click.echo(f"== explore: {conn.browser_url}  (user neo4j; password in "
+        click.echo(f"== khám phá: {conn.browser_url}  (người dùng neo4j; mật khẩu trong "
                    f"{settings.runtime.home / 'instance' / 'neo4j-password'})")
     else:
-        click.echo(f"== explore: connect Neo4j Browser to {conn.uri}")
-    click.echo("   try these in the Browser (more in docker/browser/example-queries.cypher):")
+        click.echo(f"== khám phá: kết nối Neo4j Browser tới {conn.uri}")
+    click.echo("   thử các truy vấn sau trong Browser (thêm trong "
+               "docker/browser/example-queries.cypher):")
     for title, query in EXAMPLE_CYPHER:
         click.echo(f"   // {title}\n   {query}")

@@ -13,6 +13,7 @@ import click
 from hopgraph import embedder_from_settings
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.core.errors import RetrievalError
+from hopgraph.core.questions import resolve_document_id, validate_text
 from hopgraph.core.samples import mark_fictional
 from hopgraph.retrieval import (
     DEFAULT_KS,
@@ -135,8 +136,7 @@ def consolidate(ctx: click.Context, doc_id: str, as_of: str | None,
     settings = settings_of(ctx)
     _quiet_driver()
     # Bad input fails here, before any connection is attempted.
-    if not doc_id.strip():
-        raise RetrievalError("consolidate needs a document id, got an empty one")
+    validate_text(doc_id, "DOC_ID")
     if diff is not None and as_of is not None:
         raise click.UsageError("give either --as-of or --diff FROM TO, not both")
     if diff is not None and compare_file is not None:
@@ -154,6 +154,9 @@ def consolidate(ctx: click.Context, doc_id: str, as_of: str | None,
     if len(days) == 2 and days[0] > days[1]:
         raise RetrievalError(f"--diff wants FROM before TO, got {days[0]} and {days[1]}")
     with open_runner(settings) as (runner, _):
+        # read as typed: 12/2016/nd-mau, ND for NĐ; an unknown id gets "did you mean …?"
+        loaded = [str(r["id"]) for r in runner.read("legal/list_document_ids")]
+        doc_id = resolve_document_id(doc_id, loaded, "DOC_ID")
         docs = [consolidate_document(runner, doc_id, d) for d in days]
     if fmt == "akn":
         if len(docs) != 1 or official is not None or as_json:

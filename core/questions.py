@@ -1,12 +1,23 @@
 """The one check every question entry point runs (``retrieve``, ``ask``, ``ask-bio``,
 ``ask-sentences`` and their Python counterparts): text, valid Unicode, not too long, something
-to search for. Each failure is one line naming the problem."""
+to search for. Each failure is one line naming the problem.
+
+And the one reading of a document or unit id a user typed, on every surface (the CLI's
+``consolidate`` / ``trace`` / ``unit`` / ``resolve``, ``hg.legal.trace`` / ``consolidate`` /
+``resolve``, the HTTP API, the MCP tools): :func:`resolve_document_id` normalises it
+(``12/2016/nd-mau``, ``12/2016/ND-MAU``, ``12 / 2016 / NĐ-MAU`` → ``12/2016/NĐ-MAU``), compares it
+with the loaded documents and refuses an unknown one with the closest loaded ids
+(``doc_id: no document '12/2061/NĐ-MAU' in the graph (11 documents are loaded); did you mean
+12/2016/NĐ-MAU?``). A refusal is an :class:`InputError`: the field and the problem.
+"""
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Collection, Sequence
 
 from hopgraph.core.errors import RetrievalError
+from hopgraph.core.vocabulary import fold, normalise_doc_number
 
 MAX_QUESTION_CHARS = 2_000
 
@@ -50,4 +61,108 @@ def validate_question(question: object, *, max_chars: int = MAX_QUESTION_CHARS,
     return q
 
 
-__all__ = ["MAX_QUESTION_CHARS", "validate_question"]
+MAX_ID_CHARS = 200
+MAX_SUGGESTIONS = 3
+
+
+class InputError(RetrievalError):
+    """An input refused before it reaches the graph: which field, and what is wrong with it.
+
+    Attributes:
+        field: the parameter's name (``as_of``, ``doc_id``, ``k`` …).
+        problem: what is wrong, in one line, with what would be accepted.
+    """
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+def validate_text(value: object, field: str, *, max_chars: int = MAX_ID_CHARS) -> str:
+    """A short identifier or name: a string of valid Unicode, not empty, within ``max_chars``,
+    stripped and in NFC.
+
+    Raises:
+        InputError: anything else.
+    """
+    if not isinstance(value, str):
+        raise InputError(field, f"must be a string, got {type(value).__name__}")
+    for i, ch in enumerate(value):
+        if "\ud800" <= ch <= "\udfff" or ch == "\x00":
+            raise InputError(field, f"is not valid UTF-8 text (character {i + 1})")
+    text = unicodedata.normalize("NFC", value.strip())
+    if not text:
+        raise InputError(field, "is empty")
+    if len(text) > max_chars:
+        raise InputError(field, f"is {len(text)} characters long; the limit is {max_chars}")
+    return text
+
+
+def _key(doc_id: str) -> str:
+    """An id compared without case, diacritics (Đ/D), spaces or separators."""
+    return "".join(ch for ch in fold(doc_id) if ch.isalnum())
+
+
+def suggest_ids(text: str, ids: Sequence[str], limit: int = MAX_SUGGESTIONS) -> list[str]:
+    """The loaded ids closest to ``text`` (compared without diacritics, case or spaces)."""
+    from rapidfuzz import fuzz, process
+
+    choices = {i: fold(i) for i in ids}
+    hits = process.extract(fold(normalise_doc_number(text)), choices, scorer=fuzz.ratio,
+                           limit=limit, score_cutoff=60)
+    return [key for _, _, key in hits]
+
+
+def resolve_document_id(value: object, loaded: Collection[str], field: str = "doc_id") -> str:
+    """The loaded document id ``value`` names, read as a user types it: exact, else normalised
+    (:func:`~hopgraph.core.vocabulary.normalise_doc_number`: ``ND`` → ``NĐ``, case, spaces),
+    else equal up to case, diacritics and separators.
+
+    Args:
+        value: what the user typed.
+        loaded: the ids of the loaded documents.
+        field: the input's name in the refusal.
+
+    Raises:
+        InputError: empty, not valid text, or no such document (with the closest loaded ids:
+            ``did you mean …?``).
+    """
+    text = validate_text(value, field)
+    if text in loaded:
+        return text
+    norm = normalise_doc_number(text)
+    if norm in loaded:
+        return norm
+    by_key = {_key(d): d for d in loaded}
+    if _key(norm) in by_key:
+        return by_key[_key(norm)]
+    hint = suggest_ids(text, sorted(loaded))
+    count = f"{len(loaded)} documents are loaded" if loaded else "no document is loaded"
+    raise InputError(field, f"no document {text!r} in the graph ({count})"
+                     + (f"; did you mean {', '.join(hint)}?" if hint else ""))
+
+
+def resolve_unit_id(value: object, loaded: Collection[str], field: str = "unit_id") -> str:
+    """A unit id (``<document>:<path>``, a wording's ``<unit>@<amending document>``) with both
+    document parts resolved by :func:`resolve_document_id` and the path in upper-case letters
+    for its levels (``d3.k2`` → ``D3.K2``; point letters stay lower case).
+
+    Raises:
+        InputError: not ``<document>:<path>``, or a document part that is not loaded.
+    """
+    text = validate_text(value, field)
+    base, at, amending = text.partition("@")
+    doc, sep, path = base.partition(":")
+    path = "".join(path.split())
+    if not sep or not path:
+        raise InputError(field, f"{text!r} is not a unit id (expected <document>:<path>, "
+                         "e.g. 12/2016/NĐ-MAU:D3.K2)")
+    parts = [p[:1].upper() + p[1:] if p[:1].isalpha() and p[1:2].isdigit() else p
+             for p in path.split(".")]
+    unit = f"{resolve_document_id(doc, loaded, field)}:{'.'.join(parts)}"
+    return f"{unit}@{resolve_document_id(amending, loaded, field)}" if at else unit
+
+
+__all__ = ["MAX_ID_CHARS", "MAX_QUESTION_CHARS", "InputError", "resolve_document_id",
+           "resolve_unit_id", "suggest_ids", "validate_question", "validate_text"]

@@ -70,6 +70,10 @@ class Evidence:
             unknown-date warning.
         provenance: where it comes from: a legal document id and position, the hop whose region
             holds a triplet, a sentence's passage id and position.
+        citation_id: legal only: the stable ELI-style citation id with its date
+            (``vn/nd/2016/12/cp/dieu_3/khoan_2@2024-06-01``, :mod:`hopgraph.core.citations`)
+            that every surface resolves back to this wording (``hg.legal.resolve``,
+            ``/api/legal/resolve``, the MCP tool ``legal_resolve``, ``hopgraph resolve``).
     """
 
     domain: Domain
@@ -81,13 +85,15 @@ class Evidence:
     validity: Validity | None = None
     validity_note: str | None = None
     provenance: str | None = None
+    citation_id: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of every field (``validity`` as its string value)."""
         return {"domain": self.domain, "id": self.id, "text": self.text, "role": self.role,
                 "score": self.score, "citation": self.citation,
                 "validity": None if self.validity is None else self.validity.value,
-                "validity_note": self.validity_note, "provenance": self.provenance}
+                "validity_note": self.validity_note, "provenance": self.provenance,
+                "citation_id": self.citation_id}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Evidence:
@@ -101,7 +107,8 @@ class Evidence:
         return cls(domain=data["domain"], id=str(data["id"]), text=str(data["text"]),
                    role=str(data["role"]), score=data.get("score"), citation=data.get("citation"),
                    validity=None if validity is None else Validity(validity),
-                   validity_note=data.get("validity_note"), provenance=data.get("provenance"))
+                   validity_note=data.get("validity_note"), provenance=data.get("provenance"),
+                   citation_id=data.get("citation_id"))
 
     def metadata(self) -> dict[str, Any]:
         """Every field but ``text``, without the empty ones (for a retriever item's metadata)."""

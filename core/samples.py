@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 SAMPLE_DOCUMENT_SUFFIX = "-MAU"
-FICTIONAL_MARK = "(mẫu hư cấu / fictional sample)"
+FICTIONAL_MARK = "(mẫu hư cấu)"
 # a document number ending in -MAU, not inside a unit id (':D3'), a version id ('@') or a longer
 # token, and not marked already
 _SAMPLE_NUMBER = re.compile(
@@ -21,6 +21,5 @@ def is_sample_document(doc_id: str) -> bool:
 
 def mark_fictional(text: str) -> str:
     """``text`` with :data:`FICTIONAL_MARK` after every sample document number it cites
-    (``Khoản 2 Điều 3 Nghị định 12/2016/NĐ-MAU`` → ``… 12/2016/NĐ-MAU (mẫu hư cấu / fictional
-    sample)``); unit ids (``12/2016/NĐ-MAU:D3``) are left as they are."""
+    (``Khoản 2 Điều 3 Nghị định 12/2016/NĐ-MAU`` → ``… 12/2016/NĐ-MAU (mẫu hư cấu)``); unit ids (``12/2016/NĐ-MAU:D3``) are left as they are."""
     return _SAMPLE_NUMBER.sub(lambda m: f"{m.group(1)} {FICTIONAL_MARK}", text)

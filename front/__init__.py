@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from hopgraph._http import create_app, run_http_server
     from hopgraph._http_guard import GuardSettings
     from hopgraph._mcp import MCP_TRANSPORTS, build_mcp_server, run_mcp_server
-    from hopgraph._service import RequestError, Service, serving_hopgraph
+    from hopgraph._service import RequestError, Service, check_date, serving_hopgraph
     from hopgraph.agents.biomed import BioAnswer
     from hopgraph.agents.legal import Answer
     from hopgraph.agents.sentences import SentenceAnswer, SentenceRetrieval
@@ -36,7 +36,8 @@ __version__ = "0.1.0"
 __all__ = [
     "MCP_TRANSPORTS", "Answer", "BioAnswer", "Evidence", "GuardSettings", "Hopgraph",
     "LegalContext", "RequestError", "SentenceAnswer", "SentenceRetrieval", "Service", "Settings",
-    "Validity", "__version__", "build_mcp_server", "create_app", "embedder_from_settings",
+    "Validity", "__version__", "build_mcp_server", "check_date", "create_app",
+    "embedder_from_settings",
     "run_http_server", "run_mcp_server", "serving_hopgraph",
 ]
 # Imported on first use: the typed results of the front door, the shared evidence shape and the
@@ -51,7 +52,8 @@ _RESULTS = {"Evidence": "hopgraph.core.results", "Validity": "hopgraph.core.resu
             # the HTTP API and web app (``hopgraph serve``), its guard, the shared checks
             "create_app": "hopgraph._http", "run_http_server": "hopgraph._http",
             "GuardSettings": "hopgraph._http_guard", "RequestError": "hopgraph._service",
-            "Service": "hopgraph._service", "serving_hopgraph": "hopgraph._service"}
+            "Service": "hopgraph._service", "serving_hopgraph": "hopgraph._service",
+            "check_date": "hopgraph._service"}
 
 
 def __getattr__(name: str) -> Any:

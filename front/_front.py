@@ -45,6 +45,7 @@ if TYPE_CHECKING:
         SentenceRetrievalConfig,
     )
     from hopgraph.core.ports import ChatModel, Embedder
+    from hopgraph.core.results import Evidence
     from hopgraph.db import Connection
     from hopgraph.loaders.legal import LoadReport
     from hopgraph.retrieval import (
@@ -110,6 +111,9 @@ class Hopgraph:
         chat: a chat model to use instead of the configured endpoint; a neo4j-graphrag
             ``LLMInterface`` / ``LLMInterfaceV2`` is wrapped likewise.
         use_llm: False never builds a chat model (retrieval-only answers).
+        tracer_provider: an OpenTelemetry ``TracerProvider``: spans around each embedding,
+            Cypher call and LLM call go to it (:mod:`hopgraph._tracing`). Without one, spans
+            are made only when a global provider is set or ``HOPGRAPH_OTEL=1``.
 
     Only what this object opened (the driver, the LLM client) is closed by :meth:`close`;
     injected drivers, runners and chat models stay open.
@@ -127,8 +131,11 @@ class Hopgraph:
                  legal_embedder: Embedder | GraphragEmbedder | None = None,
                  english_embedder: Embedder | GraphragEmbedder | None = None,
                  chat: ChatModel | LLMInterface | LLMInterfaceV2 | None = None,
-                 use_llm: bool = True) -> None:
+                 use_llm: bool = True, tracer_provider: Any = None) -> None:
+        from hopgraph._tracing import tracer_for
+
         self.settings = settings if settings is not None else Settings.from_env()
+        self._tracer = tracer_for(tracer_provider)
         self._endpoint = endpoint
         self._auth = auth
         self._database = database or self.settings.neo4j.database
@@ -137,10 +144,11 @@ class Hopgraph:
         self._connection: Connection | None = None
         self._embedders: dict[str, Embedder] = {}
         if legal_embedder is not None:
-            self._embedders["legal"] = _port(legal_embedder, "embedder")
+            self._embedders["legal"] = self._traced(_port(legal_embedder, "embedder"))
         if english_embedder is not None:
-            self._embedders["english"] = _port(english_embedder, "embedder")
-        self._chat: ChatModel | None = None if chat is None else _port(chat, "chat")
+            self._embedders["english"] = self._traced(_port(english_embedder, "embedder"))
+        self._chat: ChatModel | None = None if chat is None else self._traced_chat(
+            _port(chat, "chat"))
         self._chat_opened: Any = None
         self._chat_built = chat is not None or not use_llm
         self._closed = False
@@ -205,8 +213,22 @@ class Hopgraph:
         if role not in ("legal", "english"):
             raise ConfigError(f"embedder role must be 'legal' or 'english', got {role!r}")
         if role not in self._embedders:
-            self._embedders[role] = embedder_from_settings(self.settings, role)
+            self._embedders[role] = self._traced(embedder_from_settings(self.settings, role))
         return self._embedders[role]
+
+    def _traced(self, embedder: Embedder) -> Embedder:
+        if self._tracer is None:
+            return embedder
+        from hopgraph._tracing import TracedEmbedder
+
+        return TracedEmbedder(embedder, self._tracer)
+
+    def _traced_chat(self, chat: ChatModel | None) -> ChatModel | None:
+        if self._tracer is None or chat is None:
+            return chat
+        from hopgraph._tracing import TracedChat
+
+        return TracedChat(chat, self._tracer)
 
     @property
     def chat(self) -> ChatModel | None:
@@ -215,7 +237,8 @@ class Hopgraph:
         if not self._chat_built:
             from hopgraph.models import chat_model_from
 
-            self._chat = self._chat_opened = chat_model_from(self.settings.llm)
+            self._chat_opened = chat_model_from(self.settings.llm)
+            self._chat = self._traced_chat(self._chat_opened)
             self._chat_built = True
         return self._chat
 
@@ -258,6 +281,17 @@ class Hopgraph:
             raise ConfigError("this Hopgraph is closed")
 
     def _open_runner(self) -> QueryRunner:
+        runner = self._untraced_runner()
+        if self._tracer is None:
+            return runner
+        from hopgraph._tracing import TracedNeo4jRunner, TracedRunner
+
+        if type(runner) is Neo4jRunner:
+            return TracedNeo4jRunner(runner.driver, database=runner.database,
+                                     timeout_s=runner.timeout_s, tracer=self._tracer)
+        return TracedRunner(runner, self._tracer)
+
+    def _untraced_runner(self) -> QueryRunner:
         timeout = self.settings.neo4j.query_timeout_s
         endpoint = self._endpoint
         if endpoint is None:
@@ -302,9 +336,67 @@ class LegalAPI:
         the wordings in force, references and provenance. See ``LegalRetriever.retrieve``."""
         return self.retriever(config).retrieve(question, k=k, as_of=as_of, filters=filters)
 
-    def trace(self, unit_ids: Sequence[str], *, as_of: date | str | None = None) -> LegalContext:
-        """Validity, references and provenance of given units (no search)."""
-        return self.retriever().trace(unit_ids, as_of=as_of)
+    def document_ids(self) -> list[str]:
+        """The ids of the loaded legal documents."""
+        return [str(r["id"]) for r in self._hg.runner.read("legal/list_document_ids")]
+
+    def resolve_document(self, doc_id: str) -> str:
+        """The loaded document id ``doc_id`` names, read as a user types it (``12/2016/nd-mau``,
+        ``ND`` for ``NĐ``, spaces): :func:`hopgraph.core.questions.resolve_document_id`.
+
+        Raises:
+            InputError: no such document, with the closest loaded ids (``did you mean …?``).
+        """
+        from hopgraph.core.questions import resolve_document_id
+
+        return resolve_document_id(doc_id, self.document_ids())
+
+    def trace(self, unit_ids: Sequence[str] | str, *,
+              as_of: date | str | None = None) -> LegalContext:
+        """Validity, references and provenance of given units (no search). One id may be
+        given as a string; each id is read as typed (document part normalised, ``did you
+        mean …?`` for a document that is not loaded).
+
+        Raises:
+            InputError: an id is malformed or names a document that is not loaded.
+        """
+        from hopgraph.core.questions import resolve_unit_id
+
+        ids = [unit_ids] if isinstance(unit_ids, str) else list(unit_ids)
+        loaded = self.document_ids()
+        resolved = [resolve_unit_id(u, loaded, f"unit_ids[{i}]") for i, u in enumerate(ids)]
+        return self.retriever().trace(resolved, as_of=as_of)
+
+    def resolve(self, citation: str, *, today: date | None = None) -> Evidence:
+        """The wording a citation id names (``vn/nd/2016/12/cp/dieu_3/khoan_2@2024-06-01``, the
+        ``citation_id`` every legal evidence item carries; scheme in
+        :mod:`hopgraph.core.citations`): the wording of that unit in force at its date (today
+        without one), as evidence whose ``citation_id`` is the citation again (with the date).
+        A unit with no wording in force at the date comes back as it stands, not in force, its
+        note saying why.
+
+        Raises:
+            InputError: not a citation id, its document is not loaded (``did you mean …?``), or
+                its unit is not in the graph.
+        """
+        from hopgraph.core.citations import parse_citation_id
+        from hopgraph.core.questions import InputError
+
+        ref = parse_citation_id(citation)
+        doc = resolve_document_id_of(self, ref.document)
+        if not ref.path:
+            raise InputError("citation", f"{citation!r} names document {doc} but no unit in it "
+                             "(add e.g. /dieu_1)")
+        unit = ref.unit_id(doc)
+        day = ref.day or today or date.today()
+        ctx = self.retriever().trace([unit], as_of=day)
+        mine = [it for it in ctx.items if it.node_id.split("@", 1)[0] == unit
+                and it.role in ("seed", "successor")]
+        if not mine:
+            raise InputError("citation", f"no unit {unit} in the graph (its document is "
+                             "loaded; check the unit path)")
+        chosen = next((it for it in mine if it.applicable), mine[0])
+        return chosen.to_evidence(day)
 
     def ask(self, question: str, *, as_of: date | str | None = None, use_llm: bool = True,
             options: QAOptions | None = None) -> Answer:
@@ -312,10 +404,23 @@ class LegalAPI:
         return self.qa(options).ask(question, as_of=as_of, use_llm=use_llm)
 
     def consolidate(self, doc_id: str, as_of: date | str | None = None) -> ConsolidatedDocument:
-        """Document ``doc_id`` as in force at ``as_of`` (today by default)."""
+        """Document ``doc_id`` as in force at ``as_of`` (today by default); the id is read as
+        typed (:meth:`resolve_document`).
+
+        Raises:
+            InputError: no such document, with the closest loaded ids (``did you mean …?``).
+        """
         from hopgraph.retrieval import consolidate
 
-        return consolidate(self._hg.runner, doc_id, as_of if as_of is not None else date.today())
+        return consolidate(self._hg.runner, self.resolve_document(doc_id),
+                           as_of if as_of is not None else date.today())
+
+
+def resolve_document_id_of(api: LegalAPI, typed: str) -> str:
+    """The loaded document id ``typed`` names (``citation`` the field of a refusal)."""
+    from hopgraph.core.questions import resolve_document_id
+
+    return resolve_document_id(typed, api.document_ids(), "citation")
 
 
 class BiomedAPI:

@@ -214,6 +214,13 @@ def create_app(hg: "Hopgraph", *, use_llm: bool = True) -> Any:
         instruction that made it."""
         return service.legal_unit(unit_id, as_of)
 
+    @app.get("/api/legal/resolve", tags=["legal"])
+    def resolve(citation: Annotated[str, Query(max_length=300)],
+                as_of: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
+        """The wording a citation id names (``vn/nd/2016/12/cp/dieu_3/khoan_2@2024-06-01``, the
+        ``citation_id`` of every legal evidence item): the wording in force at its date."""
+        return service.legal_resolve(citation, as_of)
+
     @app.get("/api/legal/consolidate", tags=["legal"])
     def consolidate(doc_id: Annotated[str, Query(max_length=200)],
                     as_of: Annotated[str | None, Query(max_length=40)] = None,

@@ -22,6 +22,7 @@ the tool descriptions are ids the graph holds. Needs the ``mcp`` package
 # name ids of the loaded graph), where a string annotation could not be resolved.
 import functools
 from collections.abc import Callable
+from datetime import date
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -36,6 +37,7 @@ from hopgraph._service import (
     PAGE_LIMIT_MAX,
     Service,
 )
+from hopgraph.core.citations import citation_id
 from hopgraph.core.errors import ConfigError, HopgraphError
 from hopgraph.core.questions import MAX_QUESTION_CHARS
 
@@ -78,6 +80,18 @@ class EvidenceOut(_Open):
                                  "in_force_date_unknown or not_in_force at the as-of date")
     validity_note: str | None = None
     provenance: str | None = None
+    citation_id: str | None = Field(None, description=(
+        "legal only: the stable citation id with its date, e.g. "
+        "'vn/nd/2016/12/cp/dieu_3/khoan_2@2024-06-01'; legal_resolve reads it back"))
+
+
+class ResolvedOut(_Open):
+    """The wording a citation id names, in force at its date."""
+
+    citation: str = Field(description="the citation id as given")
+    citation_id: str | None = Field(description="the citation id with the date it resolved at")
+    as_of: str
+    evidence: EvidenceOut
 
 
 class LegalContextOut(_Open):
@@ -230,6 +244,8 @@ def build_mcp_server(hg: "Hopgraph") -> Any:
 
     service = Service(hg)
     doc_ex, unit_ex = _examples(service)
+    citation_ex = (citation_id(unit_ex, date.today()) if ":" in unit_ex and "<" not in unit_ex
+                   else "vn/nd/2016/12/cp/dieu_3/khoan_2@2024-06-01")
     server: Any = MCPServer(
         SERVER_NAME, version=server_version(), log_level="WARNING",
         instructions=("Graph-grounded evidence from a Neo4j graph: Vietnamese regulations with "
@@ -295,6 +311,20 @@ def build_mcp_server(hg: "Hopgraph") -> Any:
         as_of: AsOf = None,
     ) -> UnitOut:
         return UnitOut.model_validate(service.legal_unit(unit_id, as_of))
+
+    @tool(description=(
+        "The wording a citation id names: the citation_id every legal evidence item carries "
+        "(vn/<type>/<year>/<number>[/<issuer>]/<unit path>@YYYY-MM-DD, e.g. "
+        f"'{citation_ex}'); the date picks the wording in force then."))
+    @_reasons
+    def legal_resolve(
+        citation: Annotated[str, Field(min_length=1, max_length=300, description=(
+            f"a citation id, e.g. '{citation_ex}'"))],
+        as_of: Annotated[str | None, Field(description=(
+            "the date when the citation id has none: YYYY-MM-DD or dd/mm/yyyy; today when "
+            "omitted"))] = None,
+    ) -> ResolvedOut:
+        return ResolvedOut.model_validate(service.legal_resolve(citation, as_of))
 
     @tool(description=(
         "A document as in force at a date (văn bản hợp nhất), one page of units at a time: "

@@ -18,17 +18,25 @@ from __future__ import annotations
 
 import threading
 import time
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from hopgraph.core.errors import HopgraphError, RetrievalError
-from hopgraph.core.questions import MAX_QUESTION_CHARS, validate_question
+from hopgraph.core.errors import RetrievalError
+from hopgraph.core.questions import (
+    MAX_ID_CHARS,
+    MAX_QUESTION_CHARS,
+    MAX_SUGGESTIONS,
+    InputError,
+    resolve_document_id,
+    resolve_unit_id,
+    suggest_ids,
+    validate_question,
+    validate_text,
+)
 from hopgraph.core.samples import FICTIONAL_MARK, is_sample_document
-from hopgraph.core.vocabulary import fold, normalise_doc_number
 
 if TYPE_CHECKING:
     from hopgraph._front import Hopgraph
@@ -38,11 +46,9 @@ if TYPE_CHECKING:
 # Bounds shared by the CLI, HTTP and MCP (the CLI's: ``hopgraph retrieve --k`` is 1..100).
 K_MIN, K_MAX, DEFAULT_K = 1, 100, 5
 MAX_UNIT_IDS = 50
-MAX_ID_CHARS = 200
 MAX_FILTER_VALUES = 20
 PAGE_LIMIT_MAX, DEFAULT_PAGE_LIMIT = 200, 50
 CATALOGUE_TTL_S = 30.0
-MAX_SUGGESTIONS = 3
 
 VALIDITY_BADGES = {
     "in_force": "đang áp dụng",
@@ -53,18 +59,9 @@ VALIDITY_BADGES = {
 }
 
 
-class RequestError(HopgraphError):
-    """A request refused before it reaches the graph: which field, and what is wrong with it.
-
-    Attributes:
-        field: the parameter's name (``as_of``, ``doc_id``, ``k`` …).
-        problem: what is wrong, in one line, with what would be accepted.
-    """
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
+# A request refused before it reaches the graph: the one refusal of the shared validation layer
+# (``field`` and ``problem``), raised alike by the CLI, the front door, HTTP and MCP.
+RequestError = InputError
 
 
 # --- checks ------------------------------------------------------------------------------------
@@ -118,22 +115,12 @@ def check_range(value: object, field: str, low: int, high: int) -> int:
 
 
 def check_text(value: object, field: str, *, max_chars: int = MAX_ID_CHARS) -> str:
-    """A short identifier or name: a string of valid Unicode, not empty, within ``max_chars``.
+    """A short identifier or name (:func:`~hopgraph.core.questions.validate_text`).
 
     Raises:
-        RequestError: anything else.
+        RequestError: not a string of valid Unicode, empty, or longer than ``max_chars``.
     """
-    if not isinstance(value, str):
-        raise RequestError(field, f"must be a string, got {type(value).__name__}")
-    for i, ch in enumerate(value):
-        if "\ud800" <= ch <= "\udfff" or ch == "\x00":
-            raise RequestError(field, f"is not valid UTF-8 text (character {i + 1})")
-    text = unicodedata.normalize("NFC", value.strip())
-    if not text:
-        raise RequestError(field, "is empty")
-    if len(text) > max_chars:
-        raise RequestError(field, f"is {len(text)} characters long; the limit is {max_chars}")
-    return text
+    return validate_text(value, field, max_chars=max_chars)
 
 
 def check_texts(values: object, field: str, *, max_items: int = MAX_FILTER_VALUES,
@@ -218,49 +205,28 @@ class Catalogue:
             return self._docs
 
     def resolve(self, value: object, field: str = "doc_id") -> str:
-        """The loaded document id ``value`` names (normalised: ``ND`` → ``NĐ``, case, spaces).
+        """The loaded document id ``value`` names
+        (:func:`~hopgraph.core.questions.resolve_document_id`: ``ND`` → ``NĐ``, case, spaces).
 
         Raises:
             RequestError: empty, malformed, or no such document (with the closest loaded ids).
         """
-        text = check_text(value, field)
-        docs = self.documents()
-        if text in docs:
-            return text
-        norm = normalise_doc_number(text)
-        if norm in docs:
-            return norm
-        by_fold = {fold(d).replace(" ", ""): d for d in docs}
-        key = fold(norm).replace(" ", "")
-        if key in by_fold:
-            return by_fold[key]
-        hint = suggest(text, list(docs))
-        loaded = f"{len(docs)} documents are loaded" if docs else "no document is loaded"
-        raise RequestError(field, f"no document {text!r} in the graph ({loaded})"
-                           + (f"; did you mean {', '.join(hint)}?" if hint else ""))
+        check_text(value, field)
+        return resolve_document_id(value, self.documents(), field)
 
     def resolve_unit(self, value: object, field: str = "unit_ids") -> str:
-        """A unit id (``<doc-id>:<path>``) whose document part is normalised and loaded.
+        """A unit id (``<doc-id>:<path>``) whose document part is normalised and loaded
+        (:func:`~hopgraph.core.questions.resolve_unit_id`).
 
         Raises:
             RequestError: malformed, or its document is not loaded (with suggestions).
         """
-        text = check_text(value, field)
-        doc, sep, path = text.partition(":")
-        if not sep or not path.strip():
-            raise RequestError(field, f"{text!r} is not a unit id (expected <document>:<path>, "
-                               "e.g. 12/2016/NĐ-MAU:D3.K2)")
-        return f"{self.resolve(doc, field)}:{path.strip()}"
+        return resolve_unit_id(value, self.documents(), field)
 
 
 def suggest(text: str, ids: Sequence[str], limit: int = MAX_SUGGESTIONS) -> list[str]:
-    """The loaded ids closest to ``text`` (compared without diacritics or case)."""
-    from rapidfuzz import fuzz, process
-
-    choices = {i: fold(i) for i in ids}
-    hits = process.extract(fold(normalise_doc_number(text)), choices, scorer=fuzz.ratio,
-                           limit=limit, score_cutoff=60)
-    return [key for _, _, key in hits]
+    """The loaded ids closest to ``text`` (:func:`~hopgraph.core.questions.suggest_ids`)."""
+    return suggest_ids(text, ids, limit)
 
 
 # --- query vectors ---------------------------------------------------------------------------
@@ -379,7 +345,8 @@ class Service:
                enumerate(check_texts(unit_ids, "unit_ids", max_items=MAX_UNIT_IDS,
                                      required=True))]
         day = check_date(as_of)
-        ctx = self.hg.legal.trace(ids, as_of=day)
+        # ids resolved against the catalogue already: the retriever traces them as they are
+        ctx = self.hg.legal.retriever().trace(ids, as_of=day)
         return {**ctx.to_dict(), "evidence": [e.to_dict() for e in ctx.to_evidence()]}
 
     def legal_ask(self, question: object, as_of: object = None,
@@ -402,7 +369,7 @@ class Service:
         day = check_date(as_of)
         start = check_range(offset, "offset", 0, 1_000_000)
         size = check_range(limit, "limit", 1, PAGE_LIMIT_MAX)
-        cons = self.hg.legal.consolidate(doc, day)
+        cons = _consolidate(self.hg, doc, day)
         shown = cons.shown_units()
         page = shown[start:start + size]
         units = [{"id": u.id, "label": u.label, "level": u.level, "depth": u.depth,
@@ -435,8 +402,8 @@ class Service:
         size = check_range(limit, "limit", 1, PAGE_LIMIT_MAX)
         from hopgraph.retrieval import diff_consolidated
 
-        before = self.hg.legal.consolidate(doc, d1)
-        after = self.hg.legal.consolidate(doc, d2)
+        before = _consolidate(self.hg, doc, d1)
+        after = _consolidate(self.hg, doc, d2)
         diffs = diff_consolidated(before, after)
         page = diffs[start:start + size]
         nxt = start + len(page)
@@ -461,6 +428,17 @@ class Service:
             raise RequestError("unit_id", f"no unit {uid!r} in the graph")
         row = _native(rows[0])
         return unit_view(row, day)
+
+    def legal_resolve(self, citation: object, as_of: object = None) -> dict[str, Any]:
+        """The wording a citation id names (``vn/nd/2016/12/cp/dieu_3/khoan_2@2024-06-01``):
+        the evidence in force at its date (``as_of`` when the id has no date; today without
+        either), whose ``citation_id`` is the id again."""
+        text = check_text(citation, "citation", max_chars=300)
+        day = check_date(as_of)
+        ev = self.hg.legal.resolve(text, today=day)
+        return {"citation": text, "citation_id": ev.citation_id,
+                "as_of": (ev.citation_id or "@").rpartition("@")[2] or day.isoformat(),
+                "evidence": ev.to_dict()}
 
     def legal_coverage(self) -> dict[str, Any]:
         """The loaded documents, their dates, and the documents they name that are not loaded."""
@@ -573,6 +551,13 @@ def unit_view(row: Mapping[str, Any], day: date) -> dict[str, Any]:
         "timeline": wordings,
         "repeal": None if repeal is None else {
             "by": repeal["source_citation"], "effective_date": repeal.get("effective_date")}})
+
+
+def _consolidate(hg: Hopgraph, doc_id: str, day: date) -> Any:
+    """The consolidation of a document id the catalogue resolved already."""
+    from hopgraph.retrieval import consolidate
+
+    return consolidate(hg.runner, doc_id, day)
 
 
 def _label_in(unit_id: str, label: str) -> str:

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any, Literal
 
+from hopgraph.core.citations import citation_id
 from hopgraph.core.results import Evidence, Validity
 
 Role = Literal["seed", "successor", "reference", "provenance"]
@@ -245,16 +246,27 @@ class ContextItem:
             return Validity.NOT_IN_FORCE
         return Validity.IN_FORCE_DATE_UNKNOWN if self.date_unknown else Validity.IN_FORCE
 
-    def to_evidence(self) -> Evidence:
+    def citation_day(self, as_of: date) -> date:
+        """The date this wording's citation id carries: ``as_of`` when it is in force then;
+        else the date its own wording starts (a superseded or pending wording resolves back to
+        itself); ``as_of`` when that start is not known."""
+        if self.applicable or self.valid_from is None:
+            return as_of
+        return self.valid_from
+
+    def to_evidence(self, as_of: date | None = None) -> Evidence:
         """This item in the shared evidence shape (:class:`hopgraph.core.results.Evidence`): the
         re-rank score (else the fused one), the validity note with the unknown-date warning,
-        the document id and position as provenance."""
+        the document id and position as provenance, and with ``as_of`` (the date validity was
+        judged at) its ELI-style citation id (:func:`hopgraph.core.citations.citation_id`)."""
         score = self.scores.get("rerank", self.scores.get("fused"))
         note = "; ".join(n for n in (self.validity_note, self.uncertainty_note) if n) or None
         prov = self.provenance
+        cid = None if as_of is None else citation_id(self.node_id, self.citation_day(as_of))
         return Evidence(domain="legal", id=self.node_id, text=self.text, role=self.role,
                         score=score, citation=self.citation, validity=self.validity,
-                        validity_note=note, provenance=f"{prov.doc_id} {prov.position}".strip())
+                        validity_note=note, provenance=f"{prov.doc_id} {prov.position}".strip(),
+                        citation_id=cid)
 
 
 @dataclass(frozen=True)
@@ -296,7 +308,7 @@ class LegalContext:
     def to_evidence(self) -> list[Evidence]:
         """The items in the shared evidence shape, in context order
         (:meth:`ContextItem.to_evidence`)."""
-        return [item.to_evidence() for item in self.items]
+        return [item.to_evidence(self.as_of) for item in self.items]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (dates as ISO strings)."""

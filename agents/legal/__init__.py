@@ -9,7 +9,7 @@ why, when the best evidence misses the question's subject (``QAOptions.abstentio
 
 from hopgraph.agents.legal._abstention import AbstentionRule
 from hopgraph.agents.legal._auditor import Auditor, AuditReport, DraftSentence
-from hopgraph.agents.legal._conductor import LegalQA, QAOptions
+from hopgraph.agents.legal._conductor import LegalQA, QAOptions, answer_footer
 from hopgraph.agents.legal._interpreter import Interpreter
 from hopgraph.agents.legal._parsing import (
     content_tokens,
@@ -35,6 +35,7 @@ from hopgraph.agents.legal._types import (
 __all__ = [
     "AbstentionRule", "AgentStep", "Answer", "AuditReport", "Auditor", "Citation", "Claim",
     "DocRef", "DraftSentence", "EvidenceSet", "Interpretation", "Interpreter", "LegalQA",
-    "Pathfinder", "QAOptions", "ReflectiveLoop", "Retriever", "UnitRef", "content_tokens",
+    "Pathfinder", "QAOptions", "ReflectiveLoop", "Retriever", "UnitRef", "answer_footer",
+    "content_tokens",
     "format_citation", "parse_dates", "parse_document_numbers", "parse_unit_references", "tokens",
 ]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -35,6 +35,7 @@ from hopgraph.agents.legal._types import (
     Mode,
     Status,
 )
+from hopgraph.core.citations import document_name
 from hopgraph.core.errors import ConfigError, LLMError
 from hopgraph.core.ports import ChatModel, Embedder, Usage, parse_json_reply
 from hopgraph.core.vocabulary import name_form as fold_query
@@ -184,6 +185,23 @@ class LegalQA:
                                          max_rewrites=self.options.max_rewrites)
         self.auditor = Auditor()
 
+    def _named_documents(self, interpretation: Interpretation) -> dict[str, NamedDocument]:
+        """The documents the question names as the graph holds them (dates, status), by their
+        folded number: the document-status line reads these, not the evidence, so a question
+        about a named document's status is answered from validity even when none of its units
+        is retrieved. Empty without a runner (a retriever injected without one)."""
+        runner = getattr(self.retriever, "runner", None)
+        names = sorted({ref.number for ref in interpretation.doc_refs})
+        if runner is None or not names:
+            return {}
+        found: dict[str, NamedDocument] = {}
+        for row in runner.read("legal/list_named_documents", names=names):
+            doc = NamedDocument.from_row(row)
+            for key in (doc.id, doc.number):
+                if key:
+                    found[fold(key)] = doc
+        return found
+
     def with_options(self, **changes: object) -> LegalQA:
         """A copy with some options changed (same retriever and LLM)."""
         return LegalQA(chat=self.chat, options=replace(self.options, **changes),  # type: ignore[arg-type]
@@ -227,14 +245,14 @@ class LegalQA:
                 "interpretation": interpretation, "pipeline": pipeline}
         if interpretation.intent == "chitchat":
             return Answer(text=CHITCHAT_REPLY, status=Status.CHITCHAT, mode=_mode(llm_on),
-                          as_of=day, claims=[], citations=[], **base)  # type: ignore[arg-type]
+                          as_of=day, claims=[], citations=[], **_fields(base))  # type: ignore[arg-type]
         if interpretation.intent == "out_of_scope":
             return Answer(text=OUT_OF_SCOPE_REPLY, status=Status.OUT_OF_SCOPE, mode=_mode(llm_on),
-                          as_of=day, claims=[], citations=[], **base)  # type: ignore[arg-type]
+                          as_of=day, claims=[], citations=[], **_fields(base))  # type: ignore[arg-type]
         if interpretation.intent == "not_vietnamese":
             return Answer(text=NOT_VIETNAMESE_REPLY, status=Status.OUT_OF_SCOPE,
                           mode=_mode(llm_on), as_of=day, claims=[], citations=[],
-                          **base)  # type: ignore[arg-type]
+                          **_fields(base))  # type: ignore[arg-type]
         if self.options.reflective:
             evidence, more = self.reflective.find(interpretation, day, use_llm=llm_on)
             route.extend(dict.fromkeys(s.agent for s in more))
@@ -247,6 +265,7 @@ class LegalQA:
             day = day or evidence[0].context.as_of
         items = _dedupe([it for ev in evidence for it in ev.context.items])
         base["evidence"] = evidence
+        base["_documents"] = self._named_documents(interpretation)
         if self.options.reflective and not any(ev.graded_relevant for ev in evidence):
             note = evidence[-1].notes[-1] if evidence and evidence[-1].notes else ""
             return self._abstain(question, day, items, llm_on, base,
@@ -256,12 +275,12 @@ class LegalQA:
             return Answer(
                 text=f"Không tìm thấy quy định liên quan trong cơ sở dữ liệu ({reasons}).",
                 status=Status.ABSTAINED, mode=_mode(llm_on), as_of=day, claims=[], citations=[],
-                fallback_reason=reasons or "no evidence", **base,  # type: ignore[arg-type]
+                fallback_reason=reasons or "no evidence", **_fields(base),  # type: ignore[arg-type]
             )
         clarify = _needs_clarification(interpretation, items)
         if clarify is not None:
             return Answer(text=clarify, status=Status.CLARIFY, mode=_mode(llm_on), as_of=day,
-                          claims=[], citations=[], **base)  # type: ignore[arg-type]
+                          claims=[], citations=[], **_fields(base))  # type: ignore[arg-type]
         if not llm_on:
             reason = ("no LLM configured" if self.chat is None
                       else "LLM disabled for this question (use_llm=False)")
@@ -380,7 +399,7 @@ class LegalQA:
         lines = [RETRIEVAL_ONLY_LABEL]
         if day:
             lines.append(f"Hiệu lực xét tại ngày {day.strftime('%d/%m/%Y')}.")
-        lines.extend(document_status_lines(_interpretation_of(base), day, items))
+        lines.extend(document_status_lines(_interpretation_of(base), day, items, _documents_of(base)))
         claims: list[Claim] = []
         for it in listed:
             status = "đang áp dụng" if it.applicable else "không áp dụng tại thời điểm này"
@@ -405,7 +424,7 @@ class LegalQA:
         return Answer(
             text="\n".join(lines), status=Status.RETRIEVAL_ONLY, mode=Mode.RETRIEVAL_ONLY, as_of=day,
             claims=claims, citations=[_citation(it) for it in listed], fallback_reason=reason,
-            **base,  # type: ignore[arg-type]
+            **_fields(base),  # type: ignore[arg-type]
         )
 
     def _abstain(
@@ -415,14 +434,14 @@ class LegalQA:
         listed = _listing(items, 3)
         said = reader_reason(reason)
         lines = ["Chưa đủ căn cứ để trả lời chắc chắn" + (f" ({said})." if said else "."),
-                 *document_status_lines(_interpretation_of(base), day, items)]
+                 *document_status_lines(_interpretation_of(base), day, items, _documents_of(base))]
         if listed:
             lines.append("Các quy định liên quan tìm được (trích nguyên văn, cần tự đối chiếu):")
             lines.extend(f"- {_cite(it)} ({it.validity_note})" for it in listed)
         return Answer(
             text="\n".join(lines), status=Status.ABSTAINED, mode=_mode(llm_on), as_of=day,
             claims=claims or [], citations=[], fallback_reason=reason,
-            **base,  # type: ignore[arg-type]
+            **_fields(base),  # type: ignore[arg-type]
         )
 
     def _final(
@@ -434,7 +453,7 @@ class LegalQA:
                 if c.verdict in {"supported", "superseded_citation", "unchecked"}]
         cited = [by_id[i] for c in kept for i in c.evidence_ids if i in by_id]
         cited = _dedupe(cited)
-        lines = [*document_status_lines(_interpretation_of(base), day, items),
+        lines = [*document_status_lines(_interpretation_of(base), day, items, _documents_of(base)),
                  " ".join(c.text for c in kept)]
         if cited:
             lines.append("")
@@ -453,7 +472,7 @@ class LegalQA:
             lines.append(f"({len(dropped)} câu không có căn cứ đã bị loại bỏ.)")
         return Answer(
             text="\n".join(lines), status=status, mode=Mode.LLM, as_of=day, claims=claims,
-            citations=[_citation(it) for it in cited], **base,  # type: ignore[arg-type]
+            citations=[_citation(it) for it in cited], **_fields(base),  # type: ignore[arg-type]
         )
 
 
@@ -518,24 +537,66 @@ def _needs_clarification(interp: Interpretation, items: list[ContextItem]) -> st
             + ", ".join(docs[:5]) + "?")
 
 
+def _fields(base: dict[str, object]) -> dict[str, object]:
+    """The answer's fields in ``base`` (its private keys, ``_documents``, left out)."""
+    return {k: v for k, v in base.items() if not k.startswith("_")}
+
+
+def _documents_of(base: dict[str, object]) -> dict[str, NamedDocument]:
+    found = base.get("_documents")
+    return found if isinstance(found, dict) else {}
+
+
+@dataclass(frozen=True)
+class NamedDocument:
+    """A document a question names, as the graph holds it (``legal/list_named_documents``)."""
+
+    id: str
+    number: str | None
+    doc_type: str | None
+    effective_date: date | None
+    expiry_date: date | None
+    status: str | None
+
+    @classmethod
+    def from_row(cls, row: dict[str, object]) -> NamedDocument:
+        def day(value: object) -> date | None:
+            native = getattr(value, "to_native", None)
+            value = native() if callable(native) else value
+            return value if isinstance(value, date) else None
+
+        return cls(id=str(row["id"]), number=_str_or_none(row.get("number")),
+                   doc_type=_str_or_none(row.get("doc_type")),
+                   effective_date=day(row.get("effective_date")),
+                   expiry_date=day(row.get("expiry_date")),
+                   status=_str_or_none(row.get("status")))
+
+
+def _str_or_none(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
 def _interpretation_of(base: dict[str, object]) -> Interpretation | None:
     found = base.get("interpretation")
     return found if isinstance(found, Interpretation) else None
 
 
 def document_status_lines(interpretation: Interpretation | None, day: date | None,
-                          items: Sequence[ContextItem]) -> list[str]:
+                          items: Sequence[ContextItem],
+                          documents: Mapping[str, NamedDocument] | None = None) -> list[str]:
     """One line per document the question names, its status at ``day`` as the graph holds it
     (never as the text says): ``Tình trạng Nghị định số 55/2030/NĐ-MAU tại ngày 01/01/2027: chưa
     có hiệu lực, từ 01/07/2031.``
 
-    Read from the evidence: the document's own dates where one of its units was retrieved,
-    else the dates of the change edges it is the source of (an amending decree not yet in force
-    shows as a pending step of the wording it amends). A document the evidence says nothing
-    about gets no line.
+    Read from ``documents`` (the named documents' own dates, read from the graph by
+    ``legal/list_named_documents``) first; else from the evidence: the document's own dates
+    where one of its units was retrieved, else the dates of the change edges it is the source
+    of (an amending decree not yet in force shows as a pending step of the wording it amends).
+    A document neither says anything about gets no line.
     """
     if interpretation is None or day is None:
         return []
+    documents = documents or {}
     lines = []
     for ref in interpretation.doc_refs:
         key = fold(ref.number)
@@ -551,11 +612,17 @@ def document_status_lines(interpretation: Interpretation | None, day: date | Non
                    for st in (*it.path, *it.pending)
                    if fold(st.source_id.split(":", 1)[0]) == key]
         change_starts = [d for d in changes if d is not None]
+        held = documents.get(key)
+        if held is not None:
+            start = held.effective_date or start
+            end = held.expiry_date or end
+            doc_type = held.doc_type or doc_type
         if start is None and change_starts:
             start = min(change_starts)
         if start is None and end is None:
             continue
-        name = f"{doc_type or 'Văn bản'} số {ref.number}"
+        name = document_name(ref.number, doc_type)
+        name = name[:1].upper() + name[1:]
         if start is not None and start > day:
             status = f"chưa có hiệu lực, từ {start.strftime('%d/%m/%Y')}"
         elif end is not None and end <= day:
@@ -582,6 +649,12 @@ _READER_REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
      r"bằng chứng tìm được chỉ khớp \1 nội dung câu hỏi; các văn bản đã nạp dường như không "
      "điều chỉnh vấn đề này"),
     (re.compile(r"^the draft is empty$"), "bản nháp câu trả lời rỗng"),
+    (re.compile(r"^LLM unavailable: .*"), "mô hình ngôn ngữ không phản hồi, chỉ trích xuất"),
+    (re.compile(r"^the LLM refused to answer$"), "mô hình ngôn ngữ từ chối trả lời"),
+    (re.compile(r"^the LLM reply was not the JSON asked for$"),
+     "mô hình ngôn ngữ trả lời sai định dạng"),
+    (re.compile(r"^the LLM found the evidence insufficient$"),
+     "mô hình ngôn ngữ thấy căn cứ chưa đủ"),
     (re.compile(r"^no sentence of the draft is supported by the evidence$"),
      "không câu nào của bản nháp được căn cứ hỗ trợ"),
     (re.compile(r"^only (\d+) of (\d+) sentences are supported$"),
@@ -589,6 +662,38 @@ _READER_REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^no relevant evidence after rewriting$"),
      "không tìm được căn cứ liên quan sau khi diễn đạt lại câu hỏi"),
 )
+
+
+STATUS_WORDS = {
+    "answered": "đã trả lời (mô hình ngôn ngữ, đã kiểm chứng với căn cứ)",
+    "retrieval_only": "trích xuất nguyên văn, không qua mô hình ngôn ngữ",
+    "abstained": "chưa đủ căn cứ để trả lời",
+    "clarify": "cần làm rõ câu hỏi",
+    "chitchat": "trò chuyện",
+    "out_of_scope": "ngoài phạm vi",
+}
+AGENT_WORDS = {
+    "interpreter": "phân tích câu hỏi", "pathfinder": "tìm căn cứ", "writer": "soạn trả lời",
+    "auditor": "kiểm chứng", "grader": "chấm căn cứ", "rewriter": "diễn đạt lại câu hỏi",
+}
+
+
+def answer_footer(answer: Answer) -> list[str]:
+    """What a reader is told about how an answer was made, in Vietnamese (``hopgraph ask``,
+    ``hopgraph demo``): its kind, the steps that ran with their time and tokens, and why the
+    language model was not used or not trusted, if so. Ids and English stay in ``--json``."""
+    steps = " → ".join(
+        f"{AGENT_WORDS.get(s.agent, s.agent)} {s.latency_s:.2f} giây".replace(".", ",")
+        + (f", {s.prompt_tokens + s.completion_tokens} token"
+           if s.prompt_tokens + s.completion_tokens else "")
+        for s in answer.steps)
+    lines = [f"Loại câu trả lời: {STATUS_WORDS.get(str(answer.status), str(answer.status))}"
+             + (f"; các bước: {steps}" if steps else "") + "."]
+    if answer.fallback_reason:
+        said = reader_reason(answer.fallback_reason)
+        if said:
+            lines.append(f"Ghi chú: {said}.")
+    return lines
 
 
 def reader_reason(reason: str) -> str:

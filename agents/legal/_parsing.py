@@ -15,6 +15,7 @@ from datetime import date
 from hopgraph.agents.legal._types import DocRef, UnitRef
 
 # One vocabulary (issue 17): the loader's document ids and fold, re-exported for the agents.
+from hopgraph.core.citations import document_name
 from hopgraph.core.vocabulary import fold as fold
 from hopgraph.core.vocabulary import normalise_doc_number as normalise_doc_number
 
@@ -156,7 +157,7 @@ def format_citation(
 
     ``96/2023/NĐ-CP:D5.K2.a`` with type ``Nghị định`` gives ``Điểm a khoản 2 Điều 5 Nghị định số
     96/2023/NĐ-CP``. A version id (``<unit>@<amending doc>``) adds ``(được sửa đổi, bổ sung bởi
-    văn bản số …)``. Chapters and sections are left out, as in legal drafting.
+    Nghị định số …)`` (the amending document's type from its number). Chapters and sections are left out, as in legal drafting.
     """
     base, _, amending = node_id.partition("@")
     doc_id, _, path = base.partition(":")
@@ -175,7 +176,7 @@ def format_citation(
     text = " ".join([*words, document]).strip()
     text = text[:1].upper() + text[1:]
     if amending:
-        text += f" (được sửa đổi, bổ sung bởi văn bản số {amending})"
+        text += f" (được sửa đổi, bổ sung bởi {document_name(amending)})"
     return text
 
 

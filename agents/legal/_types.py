@@ -196,7 +196,10 @@ class Answer:
     def to_evidence(self) -> list[Evidence]:
         """The retrieved items in the shared evidence shape (:class:`hopgraph.core.results.Evidence`),
         in order, without duplicates; the cited ones are in :attr:`citations` by the same id."""
-        return [item.to_evidence() for item in self.evidence_items()]
+        days = {item.node_id: ev.context.as_of for ev in self.evidence
+                 for item in ev.context.items}
+        return [item.to_evidence(self.as_of or days.get(item.node_id))
+                for item in self.evidence_items()]
 
     def to_dict(self, *, include_evidence_text: bool = False) -> dict[str, Any]:
         """A JSON-ready dict (dates as ISO strings); evidence texts only when asked."""

@@ -147,7 +147,7 @@ class HopgraphLegalRetriever(_HopgraphRetriever):
         ctx = self.hg.legal.retrieve(query_text, k=_top_k(top_k),
                                      as_of=as_of if as_of is not None else self.as_of,
                                      filters=filters, config=self.config)
-        evidence = [item.to_evidence() for item in ctx.items
+        evidence = [item.to_evidence(ctx.as_of) for item in ctx.items
                     if item.applicable or not self.applicable_only]
         return self._raw(evidence, {
             "question": ctx.question, "as_of": ctx.as_of.isoformat(), "seeds": list(ctx.seeds),

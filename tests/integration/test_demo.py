@@ -28,7 +28,7 @@ def test_demo_loads_all_three_samples_and_answers_from_the_graph(
                                      "HOPGRAPH_LLM_BASE_URL": ""})
     out = result.output
     assert result.exit_code == 0, out
-    assert f"using external server at {neo4j_server.uri}" in out
+    assert f"dùng máy chủ bên ngoài tại {neo4j_server.uri}" in out
 
     counts = {r["label"]: r["count"] for r in runner.read("admin/count_nodes")}
     assert counts["Document"] >= 11 and counts["Clause"] > 0 and counts["UnitVersion"] > 0
@@ -37,15 +37,24 @@ def test_demo_loads_all_three_samples_and_answers_from_the_graph(
 
     # Legal: as of 2024-06-01 the clause's wording in force is the one enacted by 40/2023; in
     # 2019 the one enacted by 20/2018 (the first evidence line is the applicable wording).
-    q01 = out[out.index("legal: ask sample question q01"):out.index("legal: ask sample question q02")]
-    assert "70%" in q01 and "40/2023/NĐ-MAU) (đang áp dụng" in q01 and "retrieval_only" in q01
-    q02 = out[out.index("legal: ask sample question q02"):out.index("legal: ask sample question q03")]
-    assert "20/2018/NĐ-MAU) (đang áp dụng" in q02 and "60%" in q02
+    q01 = out[out.index("câu hỏi mẫu q01"):out.index("câu hỏi mẫu q02")]
+    assert "70%" in q01 and "40/2023/NĐ-MAU (mẫu hư cấu)) (đang áp dụng" in q01
+    assert "Loại câu trả lời: trích xuất nguyên văn" in q01
+    q02 = out[out.index("câu hỏi mẫu q02"):out.index("câu hỏi mẫu q03")]
+    assert "20/2018/NĐ-MAU (mẫu hư cấu)) (đang áp dụng" in q02 and "60%" in q02
+    # q03 asks whether the pending 55/2030 applies: answered from the graph's validity
+    q03 = out[out.index("câu hỏi mẫu q03"):out.index("y sinh:")]
+    assert ("Tình trạng Nghị định số 55/2030/NĐ-MAU (mẫu hư cấu) tại ngày 01/01/2027: chưa có "
+            "hiệu lực, từ 01/07/2031.") in q03
+    # the legal part speaks Vietnamese: no English frame line, every sample marked
+    legal = out[:out.index("y sinh:")]
+    for english in ("retrieval_only", "route", "expected:", "fictional sample", "Q: "):
+        assert english not in legal, english
     # Biomed: the two-hop question is answered from the sample graph, not guessed.
-    biomed = out[out.index("biomed: ask"):out.index("sentences: build")]
-    assert "Imatinib" in biomed.split("answer (")[-1]
+    biomed = out[out.index("y sinh: câu hỏi"):out.index("câu: dựng")]
+    assert "Imatinib" in biomed.split("Trả lời:")[-1]
     # Sentences: path expansion crosses the bridge to the passage that holds the answer.
-    sentences = out[out.index("sentences: ask"):out.index("expected: Marylebone")]
+    sentences = out[out.index("câu: câu hỏi"):out.index("đáp án mong đợi: Marylebone")]
     assert "BRIDGE" in sentences and "He died in Marylebone" in sentences
     assert "MATCH p =" in out
     # Every query the demo prints finds something in what it loaded.

@@ -21,6 +21,7 @@ from .conftest import TEST_DATABASE, Server
 
 pytestmark = pytest.mark.integration
 TOOLS = {"legal_retrieve", "legal_trace", "legal_consolidate", "legal_diff", "legal_unit",
+         "legal_resolve",
          "legal_coverage", "biomed_region", "sentences_retrieve", "graph_status"}
 AMENDING_MISSING = """CHÍNH PHỦ
 CỘNG HÒA XÃ HỘI CHỦ NGHĨA VIỆT NAM

@@ -61,4 +61,4 @@ def test_vietnamese_citation_format() -> None:
         "Điểm a khoản 2 Điều 5 Nghị định số 96/2023/NĐ-CP")
     assert format_citation("12/2016/NĐ-MAU:C2.D3.K2@40/2023/NĐ-MAU", doc_type="Nghị định") == (
         "Khoản 2 Điều 3 Nghị định số 12/2016/NĐ-MAU "
-        "(được sửa đổi, bổ sung bởi văn bản số 40/2023/NĐ-MAU)")
+        "(được sửa đổi, bổ sung bởi Nghị định số 40/2023/NĐ-MAU)")

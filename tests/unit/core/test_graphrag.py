@@ -187,7 +187,8 @@ def test_the_legal_retriever_gives_one_item_per_evidence() -> None:
     assert first.metadata == {"domain": "legal", "id": "D:A3.K1", "role": "seed", "score": 0.9,
                               "citation": "khoản 1 Điều 3 (D:A3.K1)", "validity": "not_in_force",
                               "validity_note": "superseded at 2024-06-01",
-                              "provenance": "12/2016/NĐ-MAU Điều 3 › Khoản 1"}
+                              "provenance": "12/2016/NĐ-MAU Điều 3 › Khoản 1",
+                              "citation_id": "vn/id/D/x_A3/khoan_1@2024-06-01"}
     assert result.metadata is not None and result.metadata["as_of"] == "2024-06-01"
     assert result.metadata["__retriever"] == "HopgraphLegalRetriever"
     only = HopgraphLegalRetriever(_fake_hg(_context()), applicable_only=True).search(query_text="q")

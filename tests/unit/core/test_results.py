@@ -9,6 +9,7 @@ from hopgraph.agents.biomed import BioAnswer, HopResult, Hypothesis, Plan, Typed
 from hopgraph.agents.biomed._reasoner import Mode, OptionEvidence
 from hopgraph.agents.legal import Answer, EvidenceSet
 from hopgraph.agents.sentences import EvidenceSentence, SentenceAnswer, SentenceRetrieval
+from hopgraph.core.citations import citation_id
 from hopgraph.core.results import Evidence, EvidenceResult, Validity
 from hopgraph.core.vocabulary import AnswerMode, AnswerStatus
 from hopgraph.retrieval import (
@@ -58,7 +59,10 @@ def test_legal_items_say_id_text_role_score_validity_and_provenance() -> None:
                             score=0.9, citation="khoản 1 Điều 3 (D:A3.K1)",
                             validity=Validity.NOT_IN_FORCE,
                             validity_note="superseded at 2024-06-01",
-                            provenance="12/2016/NĐ-MAU Điều 3 › Khoản 1")
+                            provenance="12/2016/NĐ-MAU Điều 3 › Khoản 1",
+                            citation_id=citation_id("D:A3.K1", AS_OF))
+    assert seed.citation_id == f"vn/id/D/x_A3/khoan_1@{AS_OF.isoformat()}"
+    assert successor.citation_id == seed.citation_id  # the same unit, the same date
     assert successor.validity is Validity.IN_FORCE_DATE_UNKNOWN and successor.score is None
     assert successor.validity_note is not None and "02/01/2023" in successor.validity_note
     assert reference.role == "reference" and reference.score == 0.4

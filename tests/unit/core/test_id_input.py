@@ -1,0 +1,109 @@
+"""A document or unit id is read as a user types it (ND for NĐ, case, spaces) and an unknown one
+is refused with the closest loaded ids, by one helper (hopgraph.core.questions) on every surface:
+the front door, the serving layer (HTTP, MCP) and the CLI."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from hopgraph import Hopgraph, create_app
+from hopgraph.core.errors import HopgraphError, RetrievalError
+from hopgraph.core.questions import InputError, resolve_document_id, resolve_unit_id
+from tests.unit.fakes import RecordingRunner
+from tests.unit.sentences.fakes import FakeEmbedder
+
+LOADED = ["12/2016/NĐ-MAU", "1234/QĐ-TTg", "40/2023/NĐ-MAU"]
+HINT = "did you mean 12/2016/NĐ-MAU"
+
+
+def test_typed_ids_resolve_to_the_loaded_one() -> None:
+    for typed in ("12/2016/NĐ-MAU", "12/2016/ND-MAU", "12/2016/nd-mau", " 12 / 2016 / NĐ-MAU ",
+                  "12/2016/NĐ-MAU".lower()):
+        assert resolve_document_id(typed, LOADED) == "12/2016/NĐ-MAU", typed
+    assert resolve_document_id("1234/qd-ttg", LOADED) == "1234/QĐ-TTg"
+    assert resolve_unit_id("12/2016/nd-mau:d3.k2.a", LOADED) == "12/2016/NĐ-MAU:D3.K2.a"
+    assert resolve_unit_id("12/2016/ND-MAU:D3.K2@40/2023/nd-mau", LOADED) == \
+        "12/2016/NĐ-MAU:D3.K2@40/2023/NĐ-MAU"
+
+
+def test_an_unknown_or_malformed_id_is_one_line_with_suggestions() -> None:
+    with pytest.raises(InputError) as caught:
+        resolve_document_id("12/2061/ND-MAU", LOADED)
+    assert caught.value.field == "doc_id"
+    assert str(caught.value).startswith("doc_id: no document '12/2061/ND-MAU' in the graph "
+                                        "(3 documents are loaded); " + HINT)
+    assert "\n" not in str(caught.value)
+    with pytest.raises(InputError, match="no document is loaded"):
+        resolve_document_id("12/2016/NĐ-MAU", [])
+    for bad, problem in (("", "is empty"), ("12/2016\udcff", "not valid UTF-8"),
+                         (7, "must be a string")):
+        with pytest.raises(InputError, match=problem):
+            resolve_document_id(bad, LOADED)
+    with pytest.raises(InputError, match="not a unit id"):
+        resolve_unit_id("12/2016/NĐ-MAU", LOADED)
+
+
+def _runner() -> RecordingRunner:
+    def rows(key: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        if key == "legal/list_document_ids":
+            return [{"id": d} for d in LOADED]
+        if key == "legal/list_documents_coverage":
+            return [{"id": d, "units": 1, "change_dates": []} for d in LOADED]
+        return []
+    return RecordingRunner(rows)
+
+
+def test_the_front_door_reads_ids_as_typed() -> None:
+    runner = _runner()
+    hg = Hopgraph(runner, use_llm=False, legal_embedder=FakeEmbedder())
+    with pytest.raises(InputError, match=HINT):
+        hg.legal.consolidate("12/2061/ND-MAU", "2024-06-01")
+    with pytest.raises(InputError, match=r"unit_ids\[0\]: no document .*" + HINT):
+        hg.legal.trace(["12/2061/NĐ-MAU:D3.K2"])
+    # one id given as a string is one id, not its characters; typed forms are normalised
+    hg.legal.trace("12/2016/nd-mau:d3.k2", as_of="2024-06-01")
+    traced = [p for k, p in runner.calls if k not in ("legal/list_document_ids",)]
+    assert traced and traced[-1]["seed_ids"] == ["12/2016/NĐ-MAU:D3.K2"]
+    with pytest.raises(RetrievalError, match="no document with id '12/2016/NĐ-MAU'"):
+        hg.legal.consolidate("12/2016/ND-MAU", "2024-06-01")  # the fake holds no text
+    consolidated = [p for k, p in runner.calls if k == "legal/consolidate_document"]
+    assert consolidated and consolidated[-1]["doc_id"] == "12/2016/NĐ-MAU"
+
+
+def test_http_and_mcp_give_the_same_refusal() -> None:
+    hg = Hopgraph(_runner(), use_llm=False, legal_embedder=FakeEmbedder())
+    client = TestClient(create_app(hg, use_llm=False))
+    r = client.get("/api/legal/consolidate", params={"doc_id": "12/2061/ND-MAU"})
+    assert r.status_code == 422 and HINT in r.json()["error"]["problem"]
+    client.get("/api/legal/consolidate", params={"doc_id": "12/2016/nd-mau"})
+    asked = [p for k, p in hg.runner.calls if k == "legal/consolidate_document"]  # type: ignore[attr-defined]
+    assert asked and asked[-1]["doc_id"] == "12/2016/NĐ-MAU"
+    pytest.importorskip("mcp")
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from hopgraph import build_mcp_server
+
+    server = build_mcp_server(hg)
+
+    async def call() -> Any:
+        return await server.call_tool("legal_trace", {"unit_ids": ["12/2061/ND-MAU:D3.K2"]})
+
+    with pytest.raises(ToolError, match=HINT):
+        anyio.run(call)
+
+
+def test_cli_refuses_a_malformed_id_in_one_line_before_connecting() -> None:
+    from hopgraph.cli import cli
+
+    env = {"NEO4J_URI": "bolt://127.0.0.1:1", "NEO4J_PASSWORD": "x"}
+    for args in (["consolidate", "  "], ["trace", ""], ["unit", "x\udcff"]):
+        result = CliRunner().invoke(cli, args, env=env)
+        assert result.exit_code == 1, (args, result.output)
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Error: ") and "is" in lines[0], lines
+    assert issubclass(InputError, HopgraphError)
