@@ -1,13 +1,16 @@
 // purpose: Apply phrase edits (AMENDS edges carrying edits [old, new, ...]: a phrase replaced, removed or added, in a unit and its sub-units or in every unit of a document) to the wording: each unit whose wording an edit changes gets a UnitVersion (derived 'phrase', scope 'phrase', id <unit>@<amending document>) whose text is the latest wording written in full that had started by the edit's date, with every phrase edit since then applied in date order (base_from: the start of that wording, null for the unit's own text). Versions derived before are taken out first, so the result depends only on the graph; each edit records how many units it changed (applied), 0 when its phrase was found nowhere.
 // mode: write
+// param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: count
 CALL () {
   MATCH (old:UnitVersion) WHERE old.derived = 'phrase'
+    AND ($doc_ids IS NULL OR old.doc_id IN $doc_ids)
   DETACH DELETE old
 }
 CALL () {
   MATCH (s:LegalNode)-[r:AMENDS]->(t:LegalNode)
   WHERE r.edits IS NOT NULL AND size(r.edits) >= 2
+    AND ($doc_ids IS NULL OR coalesce(t.doc_id, t.id) IN $doc_ids)
   OPTIONAL MATCH (sd:LegalNode {id: coalesce(s.doc_id, s.id)}) WHERE sd:Document
   WITH r, t, coalesce(s.doc_id, s.id) AS by, coalesce(r.effective_date, sd.effective_date) AS eff,
     sd.issue_date AS nb
@@ -57,6 +60,7 @@ MERGE (v)-[:VERSION_OF]->(u)
 WITH count(DISTINCT v) AS made
 CALL () {
   MATCH (s:LegalNode)-[r:AMENDS]->(t:LegalNode) WHERE r.edits IS NOT NULL
+    AND ($doc_ids IS NULL OR coalesce(t.doc_id, t.id) IN $doc_ids)
   WITH r, t, coalesce(s.doc_id, s.id) AS by
   CALL (t, by) {
     OPTIONAL MATCH (t)-[:CONTAINS*0..6]->(:LegalUnit)<-[:VERSION_OF]-(v:UnitVersion)

@@ -1,7 +1,9 @@
 // purpose: Derive valid_to, valid_to_unknown and status of every UnitVersion, and parts_changed_from of every wording that holds parts (below): it ends when the next version of the same target starts, or when the target is repealed or its document replaced. A version whose start is unknown (valid_from_unknown) counts from not_before (its amending document's issue date): the version it follows then ends at that date at the latest, with valid_to_unknown = true (possibly superseded from then on); an unknown start with no not_before ends nothing.
 // mode: write
+// param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: count
 MATCH (v:UnitVersion)-[:VERSION_OF]->(t)
+WHERE $doc_ids IS NULL OR v.doc_id IN $doc_ids
 WITH v, t, coalesce(v.valid_from_unknown, false) AND v.valid_from IS NULL AS v_unknown
 WITH v, t, CASE WHEN v_unknown THEN v.not_before ELSE v.valid_from END AS v_start
 CALL (v, t, v_start) {
@@ -45,6 +47,7 @@ WITH count(v) AS count
 // can consolidate it from its parts.
 CALL () {
   MATCH (w:LegalUnit) WHERE w.parts_changed_from IS NOT NULL
+    AND ($doc_ids IS NULL OR w.doc_id IN $doc_ids)
   REMOVE w.parts_changed_from
 }
 CALL () {
@@ -65,7 +68,10 @@ CALL () {
         THEN x.not_before ELSE x.valid_from END AS start
   }
   WITH x, text, phrase, gone, start WHERE start IS NOT NULL AND text IS NOT NULL
+    // a part in another document: legal/list_derive_scope part (7)
+    AND ($doc_ids IS NULL OR x.doc_id IN $doc_ids)
   MATCH (a:LegalUnit)-[:CONTAINS*1..6]->(x) WHERE NOT a:UnitVersion
+    AND ($doc_ids IS NULL OR a.doc_id IN $doc_ids)
   WITH a, text, phrase, gone, start,
     CASE WHEN coalesce(a.valid_from_unknown, false) AND a.valid_from IS NULL
       THEN a.not_before ELSE a.valid_from END AS a_start

@@ -130,8 +130,9 @@ class LoadReport:
         """What the derive steps ran on: the whole graph, or how many of its documents."""
         if self.derived_documents is None:
             return "whole graph"
-        return (f"incremental: {self.derived_documents:,} of {self.graph_documents:,} "
-                "documents")
+        # the scope counts documents only cited or amended (placeholders) too
+        return (f"incremental: {self.derived_documents:,} document ids, of a graph of "
+                f"{self.graph_documents:,} loaded documents")
 
     @property
     def placeholders(self) -> dict[str, int]:

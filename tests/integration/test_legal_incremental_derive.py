@@ -166,5 +166,5 @@ def test_a_load_chooses_the_whole_graph_when_it_touches_most_of_it(runner: Neo4j
     one = load_legal(runner, None, [SAMPLES_DIR / "12-2016-ND-MAU-nghi-dinh-huong-dan.txt"],
                      segmenter=_segment)
     assert one.derived_documents is not None and one.derived_documents < one.graph_documents
-    assert f"incremental: {one.derived_documents} of {one.graph_documents} documents" in (
-        one.summary())
+    assert (f"incremental: {one.derived_documents} document ids, of a graph of "
+            f"{one.graph_documents} loaded documents") in one.summary()
