@@ -1,6 +1,6 @@
 """The sentence reasoner over SentGraph: anchors, refinement, path expansion, answers, evaluation."""
 
-from hopgraph.agents.sentences._answer_line import AnswerLine, answer_line
+from hopgraph.agents.sentences._answer_line import AnswerLine, answer_line, entity_facets
 from hopgraph.agents.sentences._reasoner import (
     EvidenceSentence,
     SentenceAnswer,
@@ -22,6 +22,7 @@ __all__ = [
     "SentenceRetrievalConfig",
     "answer_line",
     "count_tokens",
+    "entity_facets",
     "generate_answer",
     "link_seed",
     "name_keys",

@@ -6,18 +6,21 @@ in the passage of an entity the question does not name (Bob's), and it is about 
 question the named entity does not cover ("born"). This module picks it by rules, from the
 evidence retrieval already holds (no query, no model):
 
-- the question's *facets* are the entities it names (``question_facets``); its *asked words* are
-  its other content words ("director", "born"), compared on their first five letters;
+- the question's *facets* are the entities it names (``question_facets``, then
+  :func:`entity_facets`: a single word that modifies the word after it, "Welsh singer",
+  "Australian city", or begins with a digit, "2004", is an attribute of what is asked, not an
+  entity, and a leading "If" / "This" is dropped); its *asked words* are its other content words
+  ("director", "born"), compared on their first five letters;
 - **comparison** (two facets or more and "or" / "both" / "same" / "which … first"): for each of
   the first two facets, the evidence sentence of a passage about that facet (its title, else its
-  text) that shares the most asked words, a sentence holding a number or a year first when the
+  text; a passage titled exactly with the facet first) that shares the most asked words, a sentence holding a number or a year first when the
   question asks for one ("first", "older", "how many", "when"). Both sentences answer, in the
   order the question names them: they hold the compared values.
 - **bridge** (otherwise): the sentence that shares the most asked words among those that name
   no entity of the question, in their text or their passage's title (the far end of the bridge),
   half a word more for a passage one bridge away (its title named by a sentence about an entity
   of the question) and for a number when one is asked for, ties broken by its score; those one
-  bridge away (or reached along a BRIDGE edge) are tried first; failing those, among the sentences of passages whose title names
+  bridge away (or reached along a BRIDGE edge or a title link) are tried first; failing those, among the sentences of passages whose title names
   none; then any. When no sentence shares an asked word, the best-scored sentence stays first,
   and the reason says so.
 
@@ -43,6 +46,7 @@ _ASKS_VALUE = re.compile(
     r"youngest|how\s+many|how\s+much|how\s+long|how\s+old|population|number|age|born\s+first)\b",
     re.IGNORECASE)
 _VALUE = re.compile(r"\b\d[\d,.]*\b")
+_PAREN = re.compile(r"\([^)]*\)")
 
 
 class _Sentence(Protocol):
@@ -104,6 +108,32 @@ def _covers(words: set[str], facet: str) -> bool:
     return hit == len(need) or (len(need) >= 3 and hit * 3 >= 2 * len(need))
 
 
+_LEADING = frozenset(["if", "this", "that", "these", "those", "although", "while", "since"])
+_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
+
+
+def entity_facets(question: str, facets: Sequence[str]) -> list[str]:
+    """The facets that name an entity, for the answer line: a leading "If" / "This" … dropped,
+    a single word that begins with a digit left out ("2004", "70's", "4-letter"), and so is a single word that modifies the lower-case word
+    after it ("Australian city", "Welsh singer", "Germany's best"): an attribute of the thing
+    asked about, not an entity whose passage the answer is outside of."""
+    out = []
+    for facet in facets:
+        words = facet.split()
+        while len(words) > 1 and words[0].lower() in _LEADING:
+            words = words[1:]
+        if not words or (len(words) == 1 and words[0][0].isdigit()):
+            continue
+        name = " ".join(words)
+        if len(words) == 1:
+            at = question.find(name)
+            after = _NEXT_WORD.match(question, at + len(name)) if at >= 0 else None
+            if after is not None and after.group(1).islower() and after.group(1) not in _STOP:
+                continue
+        out.append(name)
+    return out
+
+
 def _how(e: _Sentence, titles: Mapping[str, str]) -> str:
     if len(e.path) <= 1:
         return "an anchor (vector search)"
@@ -129,14 +159,17 @@ def answer_line(question: str, evidence: Sequence[_Sentence], titles: Mapping[st
     """
     if not evidence:
         return None
+    facets = entity_facets(question, facets)
     asked = asked_words(question, facets)
     wants_value = bool(_ASKS_VALUE.search(question))
     order = {e.id: i for i, e in enumerate(evidence)}
 
     def about(e: _Sentence, facet: str) -> int:
-        # 2: the passage's title names the facet; 1: the sentence's text does; 0: neither
-        if _covers(_words(titles.get(e.passage_id, e.passage_id)), facet):
-            return 2
+        # 3: the passage's title is the facet (its parenthetical aside); 2: the title names the
+        # facet; 1: the sentence's text does; 0: neither
+        title = titles.get(e.passage_id, e.passage_id)
+        if _covers(_words(title), facet):
+            return 3 if _words(_PAREN.sub("", title)) == _words(facet) else 2
         return 1 if _covers(_words(e.text), facet) else 0
 
     # passages one bridge away: their title is named by a sentence about an entity of the
@@ -156,7 +189,7 @@ def answer_line(question: str, evidence: Sequence[_Sentence], titles: Mapping[st
         for facet in facets[:2]:
             pool = [e for e in evidence if e not in chosen and about(e, facet) > 0]
             if pool:
-                chosen.append(max(pool, key=lambda e: (about(e, facet) == 2, *merit(e))))
+                chosen.append(max(pool, key=lambda e: (about(e, facet), *merit(e))))
         if len(chosen) == 2:
             parts = [f"'{titles.get(e.passage_id, e.passage_id)}' #{e.position} for "
                      f"'{f}' ({_how(e, titles)}"
@@ -167,9 +200,9 @@ def answer_line(question: str, evidence: Sequence[_Sentence], titles: Mapping[st
     # the far end of the bridge: neither the passage's title nor the sentence names an entity
     # of the question; else a passage whose title names none; else any sentence
     far = [e for e in evidence if not any(about(e, f) > 0 for f in facets)]
-    other = [e for e in evidence if not any(about(e, f) == 2 for f in facets)]
+    other = [e for e in evidence if not any(about(e, f) >= 2 for f in facets)]
     linked = [e for e in far if e.passage_id in bridged
-              or any(r.startswith("BRIDGE") for r in e.relations)]
+              or any(r.startswith(("BRIDGE", "TITLE")) for r in e.relations)]
     tiers = [("a passage one bridge from the question's entities", linked),
              ("a passage the question does not name", far),
              ("a passage whose title the question does not name", other),

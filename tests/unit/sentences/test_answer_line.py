@@ -58,3 +58,48 @@ def test_no_shared_word_keeps_the_best_scored_sentence_first_and_says_so() -> No
     assert line is not None and line.sentence_ids == ("ae#s0",)
     assert line.reason.startswith("no evidence sentence shares a word the question asks about")
     assert answer_line(q, [], TITLES, question_facets(q)) is None
+
+
+def test_entity_facets_leave_out_modifiers_numbers_and_leading_words() -> None:
+    from hopgraph.agents.sentences import entity_facets
+
+    q = ("When was the Welsh singer born who is known for her husky voice and whose third album "
+         'is "Diamond Cut" (1979)?')
+    assert entity_facets(q, question_facets(q)) == ["Diamond Cut"]
+    q2 = "If Gallu is a demon Lilu is what?"
+    assert entity_facets(q2, question_facets(q2)) == ["Gallu", "Lilu"]
+    q3 = "What author was more popular in the 70's, Richard Wright or Richard Bach?"
+    assert entity_facets(q3, question_facets(q3)) == ["Richard Wright", "Richard Bach"]
+
+
+def test_the_bridge_sentence_is_not_the_one_naming_a_modifier_of_the_question() -> None:
+    """"Welsh" only qualifies the singer asked about: the singer's own sentence naming it still
+    closes the bridge (it was read as a passage the question names, and lost to the album's)."""
+    q = ("When was the Welsh singer born who is known for her husky voice and whose third album "
+         'is "Diamond Cut" (1979)?')
+    titles = {"dc": "Diamond Cut (album)", "bt": "Bonnie Tyler"}
+    evidence = [
+        _s("dc", 0, "Diamond Cut is the third studio album by Welsh singer Bonnie Tyler.", 0.8),
+        _s("bt", 1, "Tyler came to prominence with the release of her 1977 album.", 0.6,
+           ("dc#s0", "bt#s1"), ("TITLE:named",)),
+        _s("bt", 0, "Bonnie Tyler (born 8 June 1951) is a Welsh singer, known for her distinctive "
+                    "husky voice.", 0.55, ("dc#s0", "bt#s0"), ("TITLE:named",)),
+    ]
+    line = answer_line(q, evidence, titles, question_facets(q))
+    assert line is not None and line.sentence_ids == ("bt#s0",)
+    assert "one bridge from the question's entities" in line.reason
+    assert "along TITLE:named" in line.reason
+
+
+def test_a_comparison_side_is_the_passage_titled_with_it() -> None:
+    """Two passages' titles name "Pterocarya": the one titled exactly so holds the side's value."""
+    q = "Which plant is larger, the Pterocarya or the Cotula?"
+    titles = {"cp": "Cryptantha pterocarya", "pt": "Pterocarya", "co": "Cotula"}
+    evidence = [
+        _s("cp", 0, "Cryptantha pterocarya is a species of flowering plant.", 0.8),
+        _s("co", 0, "Cotula is a genus of flowering plant in the sunflower family.", 0.75),
+        _s("pt", 0, "Pterocarya are trees in the walnut family.", 0.7),
+    ]
+    line = answer_line(q, evidence, titles, question_facets(q))
+    assert line is not None and line.kind == "comparison"
+    assert line.sentence_ids == ("pt#s0", "co#s0")
