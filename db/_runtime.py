@@ -56,6 +56,10 @@ server.directories.plugins={plugins}
 server.default_listen_address=127.0.0.1
 server.bolt.listen_address=127.0.0.1:{bolt_port}
 server.http.listen_address=127.0.0.1:{http_port}
+# What the server tells a client to connect to (Neo4j Browser reads the Bolt address from the HTTP
+# discovery document): without these it advertises the default port 7687 whatever port it listens on.
+server.bolt.advertised_address=localhost:{bolt_port}
+server.http.advertised_address=localhost:{http_port}
 server.https.enabled=false
 server.bolt.tls_level=DISABLED
 dbms.security.auth_enabled=true
@@ -486,14 +490,27 @@ class LocalInstance:
                 )
             try:
                 connect(self.uri, "neo4j", self.password()).close()
-                return
             except DatabaseError as e:
                 last = e
                 time.sleep(1.0)
+                continue
+            self._wait_for_http(proc, deadline)
+            return
         raise RuntimeSetupError(
             f"Neo4j did not answer on {self.uri} within {timeout_s:.0f}s ({last}); "
             f"see {self.console_log}"
         )
+
+    def _wait_for_http(self, proc: subprocess.Popen[bytes], deadline: float) -> None:
+        """Bolt answers some seconds before the HTTP connector (Neo4j Browser) opens: wait for it
+        too, so the Browser URL a start prints is reachable; past the deadline, go on (hopgraph
+        itself needs Bolt only)."""
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                socket.create_connection(("127.0.0.1", self.http_port), timeout=1.0).close()
+                return
+            except OSError:
+                time.sleep(0.5)
 
 
 def reap_exited() -> None:

@@ -92,3 +92,19 @@ def test_missing_artifact_names_it(tmp_path: Path) -> None:
     with pytest.raises(RuntimeSetupError, match=r"Maven could not assemble.*0\.0\.0-missing"):
         assemble(tmp_path / "cache", pom=broken)
     assert not any((tmp_path / "cache").rglob("*.jar"))  # nothing half-assembled is left
+
+
+def test_neo4j_browser_is_told_the_instances_own_bolt_port(neo4j_server: Server) -> None:
+    """Issue 25: the HTTP discovery document Neo4j Browser reads named bolt://…:7687 when the
+    instance listened elsewhere; it names the instance's own ports."""
+    import json
+    import urllib.request
+
+    inst = _local(neo4j_server)
+    request = urllib.request.Request(f"http://127.0.0.1:{inst.http_port}/",
+                                     headers={"Accept": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        discovery = json.loads(reply.read().decode("utf-8"))
+    # the host is the one the request named; the port is the instance's (7687 before)
+    assert discovery["bolt_direct"].endswith(f":{inst.bolt_port}"), discovery
+    assert discovery["bolt_routing"].endswith(f":{inst.bolt_port}"), discovery

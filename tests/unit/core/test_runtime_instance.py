@@ -47,6 +47,9 @@ def test_a_relative_root_is_resolved_and_the_conf_names_its_own_ports_and_folder
     assert f"server.directories.data={tmp_path.resolve() / 'inst' / 'data'}" in conf
     assert f"server.bolt.listen_address=127.0.0.1:{inst.bolt_port}" in conf
     assert f"server.http.listen_address=127.0.0.1:{inst.http_port}" in conf
+    # Neo4j Browser connects to the advertised Bolt address (issue 25: it offered 7687)
+    assert f"server.bolt.advertised_address=localhost:{inst.bolt_port}" in conf
+    assert f"server.http.advertised_address=localhost:{inst.http_port}" in conf
 
 
 def test_an_instance_names_its_ports(tmp_path: Path) -> None:
