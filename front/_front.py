@@ -423,6 +423,14 @@ def resolve_document_id_of(api: LegalAPI, typed: str) -> str:
     return resolve_document_id(typed, api.document_ids(), "citation")
 
 
+def _question(question: object) -> str:
+    """One check of a question for every surface (the CLI's, the HTTP API's, MCP's): the
+    biomedical and sentence calls of the Python API refuse what those refuse."""
+    from hopgraph.core.questions import validate_question
+
+    return validate_question(question)
+
+
 class BiomedAPI:
     """Biomedical triplets: region-first reasoning (ReGraM)."""
 
@@ -453,15 +461,23 @@ class BiomedAPI:
 
     def ask(self, question: str, options: Mapping[str, str] | None = None, *,
             config: RegramConfig | None = None) -> BioAnswer:
-        """Answer ``question`` (short answer, or MCQ when ``options`` maps letters to text)."""
+        """Answer ``question`` (short answer, or MCQ when ``options`` maps letters to text).
+
+        Raises:
+            RetrievalError: the question is refused as the CLI refuses it
+                (:func:`hopgraph.core.questions.validate_question`: not UTF-8 text, empty,
+                too long, no word).
+        """
+        question = _question(question)  # before the linker and its NLP model are built
         return self.reasoner(config).ask(question, options)
 
     def region(self, question: str, *, config: RegramConfig | None = None) -> Region:
         """The question's region subgraph G_q: linked entities, domain-weighted candidates,
-        weighted MMR (no answer is generated)."""
+        weighted MMR (no answer is generated). The question is checked as :meth:`ask` checks it."""
         from hopgraph.agents.biomed import classify
         from hopgraph.retrieval import relation_weights
 
+        question = _question(question)
         regram = self.reasoner(config)
         linked = regram.linker.link(question)
         typed = classify(question, None, linked)
@@ -484,11 +500,19 @@ class SentencesAPI:
 
     def retrieve(self, question: str, *,
                  config: SentenceRetrievalConfig | None = None) -> SentenceRetrieval:
-        """Anchors, refinement and path expansion: the evidence sentences of ``question``."""
+        """Anchors, refinement and path expansion: the evidence sentences of ``question``.
+
+        Raises:
+            RetrievalError: the question is refused as the CLI refuses it
+                (:func:`hopgraph.core.questions.validate_question`).
+        """
+        question = _question(question)
         return self.reasoner(config).retrieve(question)
 
     def ask(self, question: str, *, config: SentenceRetrievalConfig | None = None) -> SentenceAnswer:
-        """Evidence and, with an LLM, a generated answer."""
+        """Evidence and, with an LLM, a generated answer (the question checked as
+        :meth:`retrieve` checks it)."""
+        question = _question(question)
         return self.reasoner(config).answer(question)
 
 

@@ -148,3 +148,24 @@ def test_hopgraph_without_settings_reads_the_environment(tmp_path: Path,
     assert hg.settings.embedder.threads == 3
     given = Settings()
     assert Hopgraph(settings=given, use_llm=False).settings is given  # explicit settings win
+
+
+@pytest.mark.parametrize(("question", "reason"), [
+    ("Which drug \udcff targets ABL1?", "not valid UTF-8"),
+    ("x" * 100_000, "the limit is"),
+    ("?!…", "no word"),
+    ("   ", "empty"),
+])
+def test_biomedical_and_sentence_calls_refuse_what_the_cli_refuses(question: str,
+                                                                      reason: str) -> None:
+    """Issue 25: one validation layer; the Python API's biomedical and sentence calls accepted
+    100 KB questions, bare punctuation and undecodable bytes the CLI refuses. They are refused
+    before any query runs."""
+    from hopgraph.core.errors import RetrievalError
+
+    runner = RecordingRunner()
+    with Hopgraph(runner, english_embedder=FixedEmbedder()) as hg:  # type: ignore[arg-type]
+        for call in (hg.biomed.ask, hg.biomed.region, hg.sentences.retrieve, hg.sentences.ask):
+            with pytest.raises(RetrievalError, match=reason):
+                call(question)
+    assert runner.calls == []
