@@ -256,7 +256,60 @@ def generate(sink: CypherSink | CsvSink, n_units: int, seed: int = 7) -> dict[st
     return counts
 
 
-def measure(runner: Neo4jRunner, n_queries: int, seed: int = 11) -> dict[str, Any]:
+CPU_ROUNDS = 3
+CPU_BLOCK = 30
+
+
+def server_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system, all threads) the server process has used so far (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# Where full retrieval's server CPU goes: the measured path and the same query with parts off.
+CPU_VARIANTS = {
+    "full": MEASURED,
+    "default (body bonus off at unit level)": replace(MEASURED, body_weight=None),
+    "no tracing": replace(MEASURED, propagate=False),
+    "flat hybrid (no re-rank, no tracing)": replace(MEASURED, rerank=False, propagate=False),
+}
+
+
+def measure_server_cpu(runner: Neo4jRunner, retriever: LegalRetriever, emb: VectorEmbedder,
+                       pid: int, seed: int = 13) -> dict[str, Any]:
+    """Server CPU per query of full retrieval (and of its variants, ``CPU_VARIANTS``) and of a
+    plain vector top-10: blocks of ``CPU_BLOCK`` queries of one kind, in turn, ``CPU_ROUNDS``
+    times (the process's CPU counters cannot tell interleaved queries apart); the same
+    questions and vectors for all."""
+    rng = np.random.default_rng(seed)
+    vectors = [v.tolist() for v in _vecs(rng, CPU_BLOCK)]
+    questions = [_words(rng, 8) for _ in range(CPU_BLOCK)]
+    spent = {"vector": 0.0, **{name: 0.0 for name in CPU_VARIANTS}}
+    for cfg in CPU_VARIANTS.values():  # plans cached before counting
+        emb.next = vectors[0]
+        retriever.retrieve(questions[0], k=10, as_of=date(2022, 1, 1), config=cfg)
+    for _ in range(CPU_ROUNDS):
+        before = server_cpu_s(pid)
+        for vec in vectors:
+            runner.read("legal/search_units_vector", vector=vec, k=10)
+        spent["vector"] += server_cpu_s(pid) - before
+        for name, cfg in CPU_VARIANTS.items():
+            before = server_cpu_s(pid)
+            for q, vec in zip(questions, vectors, strict=True):
+                emb.next = vec
+                retriever.retrieve(q, k=10, as_of=date(2022, 1, 1), config=cfg)
+            spent[name] += server_cpu_s(pid) - before
+    n = CPU_ROUNDS * CPU_BLOCK
+    per_query = {name: spent[name] / n * 1000 for name in spent}
+    return {"server_cpu_vector_ms": per_query["vector"],
+            "server_cpu_full_ms": per_query["full"],
+            "ratio_server_cpu": (spent["full"] / spent["vector"] if spent["vector"]
+                                 else float("nan")),
+            "server_cpu_ms": per_query}
+
+
+def measure(runner: Neo4jRunner, n_queries: int, seed: int = 11, pid: int | None = None
+            ) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     emb = VectorEmbedder()
     # Timed with the body-phrase bonus on (at unit granularity it is off by default): the
@@ -290,7 +343,8 @@ def measure(runner: Neo4jRunner, n_queries: int, seed: int = 11) -> dict[str, An
         trips.add(ctx.round_trips)
         if ctx.db_ms > worst[0]:
             worst = (ctx.db_ms, q, emb.next, ctx.seeds)
-    return {"vector_p50_ms": percentile(vec, 50), "vector_p95_ms": percentile(vec, 95),
+    cpu = measure_server_cpu(runner, retriever, emb, pid) if pid is not None else {}
+    return {**cpu, "vector_p50_ms": percentile(vec, 50), "vector_p95_ms": percentile(vec, 95),
             "full_p50_ms": percentile(full, 50), "full_p95_ms": percentile(full, 95),
             "db_p50_ms": percentile(db, 50), "db_p95_ms": percentile(db, 95),
             "ratio_db_p50": percentile(db, 50) / percentile(vec, 50),
@@ -393,7 +447,7 @@ def main() -> None:
             driver, runner, counts, load_s = build(inst, n, args.bulk)
             waited = wait_for_load(args.wait_load, args.wait_max_s)
             load_at_measure = os.getloadavg()[0]
-            m = measure(runner, QUERIES)
+            m = measure(runner, QUERIES, pid=inst.running_pid())
             worst = m.pop("worst")
             profile_text = f"Size {n}: slowest full retrieval (db part) {worst[0]:.1f} ms\n\n" + profile(
                 driver, runner, worst)
@@ -430,23 +484,35 @@ def write_results(results: list[dict[str, Any]], profile_text: str, args: argpar
           "on (1.5; off by default at unit granularity); `db, no body` = the same query with it "
           "off (the default path), interleaved too.", "",
           "| units | docs | versions | AMENDS | REFERS_TO | load s | vector p50 | vector p95 | "
-          "db p50 | db p95 | full p50 | full p95 | db/vector p50 | db, no body p50 |",
-          "|---" * 14 + "|"]
+          "db p50 | db p95 | full p50 | full p95 | db/vector p50 | db, no body p50 | "
+          "server CPU vector | server CPU full | server CPU full/vector |",
+          "|---" * 17 + "|"]
     for r in results:
         if "skipped" in r:
-            md.append(f"| {r['size']} | skipped: {r['skipped']} |" + " |" * 12)
+            md.append(f"| {r['size']} | skipped: {r['skipped']} |" + " |" * 15)
             continue
         md.append(f"| {r['units']} | {r['documents']} | {r['versions']} | {r['amends']} | "
                   f"{r['refers']} | {r['load_s']} | {r['vector_p50_ms']:.1f} | "
                   f"{r['vector_p95_ms']:.1f} | {r['db_p50_ms']:.1f} | {r['db_p95_ms']:.1f} | "
                   f"{r['full_p50_ms']:.1f} | {r['full_p95_ms']:.1f} | {r['ratio_db_p50']:.2f} | "
-                  f"{r['db_without_body_p50_ms']:.1f} |")
+                  f"{r['db_without_body_p50_ms']:.1f} | "
+                  f"{r.get('server_cpu_vector_ms', float('nan')):.1f} | "
+                  f"{r.get('server_cpu_full_ms', float('nan')):.1f} | "
+                  f"{r.get('ratio_server_cpu', float('nan')):.2f} |")
     md.append("")
     for r in results:
         if "load_1m_before_measure" in r:
             md.append(f"- {r['size']}: corpus by {r['loader']}, {r['load_s']} s to build with indexes "
                       f"online; measured after waiting {r['waited_s']} s, 1-minute load "
                       f"{r['load_1m_before_measure']} before and {r['load_1m_after_measure']} after.")
+    for r in results:
+        if "server_cpu_ms" in r:
+            base = r["server_cpu_ms"]["vector"]
+            md += ["", f"Server CPU per query at {r['size']} units (ms; blocks of {CPU_BLOCK} "
+                   f"queries of one kind in turn, {CPU_ROUNDS} rounds; ratio to the vector "
+                   "top-10 of the same run):", ""]
+            md += [f"- {name}: {ms:.1f} ({ms / base:.2f}×)"
+                   for name, ms in r["server_cpu_ms"].items()]
     md += ["", "## Profile of the slowest query (largest size measured)", "", profile_text]
     (RESULTS / f"{args.out}.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     print("\n".join(md))
