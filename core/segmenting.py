@@ -17,14 +17,23 @@ import unicodedata
 from typing import Any
 
 _LOCK = threading.Lock()
+_TOKENIZER: Any = None
 
 
 def vi_tokenizer() -> Any:
-    """pyvi's ``ViTokenizer`` class, imported on first use without scikit-learn."""
-    loaded = sys.modules.get("pyvi.ViTokenizer")
-    if loaded is not None:
-        return loaded.ViTokenizer
+    """pyvi's ``ViTokenizer`` class, imported on first use without scikit-learn.
+
+    Thread-safe: concurrent first calls (a server's first requests) wait for the one import;
+    none reads the module while another thread is still importing it (its entry in
+    ``sys.modules`` exists before it is initialised: "partially initialized module
+    'pyvi.ViTokenizer' has no attribute 'ViTokenizer'").
+    """
+    global _TOKENIZER
+    if _TOKENIZER is not None:
+        return _TOKENIZER
     with _LOCK:
+        if _TOKENIZER is not None:
+            return _TOKENIZER
         hide = "sklearn" not in sys.modules
         if hide:
             sys.modules["sklearn"] = None  # type: ignore[assignment]  # import raises ImportError
@@ -33,7 +42,8 @@ def vi_tokenizer() -> Any:
         finally:
             if hide and "sklearn" in sys.modules and sys.modules["sklearn"] is None:
                 del sys.modules["sklearn"]
-    return ViTokenizer
+        _TOKENIZER = ViTokenizer.ViTokenizer
+    return _TOKENIZER
 
 
 def segment(text: str) -> str:

@@ -36,6 +36,7 @@ from hopgraph._service import (
     MAX_UNIT_IDS,
     PAGE_LIMIT_MAX,
     Service,
+    warm_up,
 )
 from hopgraph.core.citations import citation_id
 from hopgraph.core.errors import ConfigError, HopgraphError
@@ -403,7 +404,7 @@ def run_mcp_server(hg: "Hopgraph", transport: str = "stdio", *, host: str = "127
 
     settings = GuardSettings.for_host(host, port, token)
     server = build_mcp_server(hg)
-    hg.embedder("legal")  # built before concurrent first calls could race to build it
+    warm_up(hg)  # connection, embedder and segmenter before concurrent first calls race for them
     from mcp.server.transport_security import TransportSecuritySettings
 
     # hopgraph's guard checks Host, Origin and the token; the SDK's own check is off.

@@ -297,6 +297,16 @@ def serving_hopgraph(settings: Settings, *, use_llm: bool) -> Hopgraph:
                     legal_embedder=QueryVectorCache(embedder_from_settings(settings, "legal")))
 
 
+def warm_up(hg: Hopgraph) -> None:
+    """What a server loads before its first request: the connection, the legal embedder and
+    pyvi's segmenter (which retrieval imports on first use; 1–10 s on a loaded machine)."""
+    from hopgraph.core.segmenting import vi_tokenizer
+
+    _ = hg.runner
+    hg.embedder("legal")
+    vi_tokenizer()
+
+
 # --- operations ---------------------------------------------------------------------------------
 
 
@@ -314,11 +324,10 @@ class Service:
         self._warm = threading.Lock()
 
     def warm_up(self) -> None:
-        """Open the connection and load the legal embedder before the first request, so that
-        concurrent first requests do not race to build them."""
+        """Open the connection, load the legal embedder and the Vietnamese word segmenter before
+        the first request, so that concurrent first requests do not race to build them."""
         with self._warm:
-            _ = self.hg.runner
-            self.hg.embedder("legal")
+            warm_up(self.hg)
 
     # legal -------------------------------------------------------------------------------------
     def legal_retrieve(self, question: object, as_of: object = None, k: object = DEFAULT_K,
