@@ -93,6 +93,22 @@ class LegalRetriever:
         self._today = today
         self._vectors: OrderedDict[str, list[float]] = OrderedDict()
 
+    def _why_empty(self, day: date, filtered: bool) -> str:
+        """Why a search found nothing, in the reader's words: no document loaded, nothing in
+        force yet at ``day``, or no unit matching the question (and its filters)."""
+        rows = self.runner.read("legal/legal_span")
+        span = to_native(rows[0]) if rows else {}
+        first = span.get("first_day")
+        if not span.get("documents"):
+            return ("chưa có văn bản pháp luật nào được nạp vào cơ sở dữ liệu "
+                    "(hopgraph load legal …)")
+        if isinstance(first, date) and day < first:
+            return (f"không có văn bản nào đã nạp có hiệu lực tại ngày {day:%d/%m/%Y}: văn bản "
+                    f"sớm nhất có hiệu lực từ {first:%d/%m/%Y}")
+        if filtered:
+            return "không có điều khoản nào khớp với câu hỏi và bộ lọc đã chọn"
+        return "không có điều khoản nào khớp với câu hỏi"
+
     def _embed(self, question: str) -> list[float]:
         # Baselines and agents re-ask the same question; a query embedding costs ~25 ms or more.
         vec = self._vectors.get(question)
@@ -137,7 +153,7 @@ class LegalRetriever:
         flt = parse_filters(filters)
         if not prepared.terms:
             return LegalContext(prepared.question, day, [], [],
-                                "the question has no searchable words", 0, _ms(started))
+                                "câu hỏi không có từ nào để tìm kiếm", 0, _ms(started))
         vector = self._embed(prepared.question)
         params = search_params(prepared, vector, day, flt, cfg)
         db_started = time.perf_counter()
@@ -147,17 +163,15 @@ class LegalRetriever:
         row = to_native(rows[0]) if rows else {}
         seeds = [_candidate(c, cfg.rerank) for c in row.get("candidates") or []]
         if not seeds:
-            reason = "no legal unit matched the question"
-            reason += " and filters" if flt.active else " (is the regulations graph loaded?)"
-            return LegalContext(prepared.question, day, [], [], reason, 1, _ms(started),
-                                db_ms=db_ms)
+            return LegalContext(prepared.question, day, [], [], self._why_empty(day, flt.active),
+                                2, _ms(started), db_ms=db_ms)
         items, warnings, truncated = assemble_context(seeds, row, day, cfg)
         return LegalContext(
             question=prepared.question,
             as_of=day,
             items=items,
             seeds=[c.id for c in seeds],
-            reason_if_empty=None if items else "seeds were found but none could be read back",
+            reason_if_empty=None if items else "tìm thấy điều khoản nhưng không đọc lại được nội dung",
             round_trips=1,
             latency_ms=_ms(started),
             truncated=truncated,
@@ -190,7 +204,7 @@ class LegalRetriever:
         )
         return LegalContext(
             question="", as_of=day, items=items, seeds=ids,
-            reason_if_empty=None if items else "none of the unit ids is in the graph",
+            reason_if_empty=None if items else "không có đơn vị nào trong số đã nêu trong cơ sở dữ liệu",
             round_trips=1, latency_ms=_ms(started), truncated=truncated, warnings=warnings,
         )
 

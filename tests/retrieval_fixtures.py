@@ -73,7 +73,8 @@ def write_graph(driver: neo4j.Driver, docs: list[dict[str, Any]], units: list[di
             rows = [e for e in edges if e["rel"] == rel]
             s.run(f"""UNWIND $rows AS e MATCH (a:LegalNode {{id: e.src}}) MATCH (b:LegalNode {{id: e.dst}})
                  MERGE (a)-[r:{rel}]->(b) SET r.method = 'fixture', r.evidence = e.evidence,
-                 r.effective_date = e.effective_date, r.origin = 'text'""", rows=rows).consume()
+                 r.effective_date = e.effective_date, r.origin = 'text', r.edits = e.edits""",
+                  rows=[{"edits": None, **e} for e in rows]).consume()
 
 
 def amendment_chain(depth: int, *, base_doc: str = "1/2010/QH12",

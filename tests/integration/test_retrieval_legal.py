@@ -151,7 +151,8 @@ def test_filters_apply_before_fusion(runner: Neo4jRunner) -> None:
 def test_bad_input_gives_clear_errors(runner: Neo4jRunner) -> None:
     retriever = _retriever(runner)
     empty_db = retriever.retrieve("mức hưởng bảo hiểm y tế", k=3)
-    assert empty_db.items == [] and "loaded" in (empty_db.reason_if_empty or "")
+    assert empty_db.items == [] and "chưa có văn bản pháp luật nào được nạp" in (
+        empty_db.reason_if_empty or "")
     for bad, kwargs in [("", {}), ("   ", {}), ("x" * 3000, {}),
                         ("câu hỏi", {"as_of": "2020-13-01"}),
                         ("câu hỏi", {"as_of": "01/01/2020"}),
@@ -166,6 +167,11 @@ def test_bad_input_gives_clear_errors(runner: Neo4jRunner) -> None:
         assert ctx.round_trips == 1
     only_punct = retriever.retrieve("!!! ??? ***", k=3)
     assert only_punct.items == [] and only_punct.reason_if_empty
+    # issue 25: a date before every loaded document says so (it asked "is the graph loaded?")
+    early = retriever.retrieve(QUESTION, k=3, as_of=date(1900, 1, 1))
+    assert early.items == []
+    assert "không có văn bản nào đã nạp có hiệu lực tại ngày 01/01/1900" in (
+        early.reason_if_empty or ""), early.reason_if_empty
 
 
 def test_textual_amendment_annotates_without_replacing(runner: Neo4jRunner) -> None:
@@ -179,7 +185,10 @@ def test_textual_amendment_annotates_without_replacing(runner: Neo4jRunner) -> N
                   "citation": "Điều 1 Luật 7/2015/QH13"})
     edges.append({"rel": "AMENDS", "src": "7/2015/QH13:D1", "dst": TARGET,
                   "effective_date": date(2015, 7, 1),
-                  "evidence": 'Thay thế cụm từ "tám mươi" bằng cụm từ "chín mươi"'})
+                  "evidence": 'Thay thế cụm từ "tám mươi" bằng cụm từ "chín mươi"',
+                  # the loader stores a phrase edit's pairs on the edge; a change without them
+                  # and without a version is one whose new wording was not extracted
+                  "edits": ["tám mươi", "chín mươi"]})
     write_graph(runner.driver, docs, units, edges)
     ctx = _retriever(runner).retrieve("tám mươi phần trăm", k=1, as_of=date(2020, 1, 1))
     seed = ctx.items[0]
@@ -214,4 +223,4 @@ def test_document_repeal_makes_units_inapplicable(runner: Neo4jRunner) -> None:
     assert retriever.retrieve("tám mươi phần trăm", k=1, as_of=date(2019, 6, 30)).items[0].applicable
     after = retriever.retrieve("tám mươi phần trăm", k=1, as_of=date(2019, 7, 1)).items[0]
     assert not after.applicable
-    assert "văn bản bị bãi bỏ bởi văn bản số 8/2019/QH14" in after.validity_note
+    assert "văn bản bị bãi bỏ bởi Luật số 8/2019/QH14" in after.validity_note

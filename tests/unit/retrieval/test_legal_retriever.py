@@ -204,10 +204,12 @@ def test_bounds_cut_items_and_report_truncation() -> None:
     assert len(ctx.items) == 1 and ctx.truncated
 
 
-def test_no_candidates_gives_reason_after_one_round_trip() -> None:
+def test_no_candidates_gives_reason_after_one_more_round_trip() -> None:
+    """The search and, only when it finds nothing, one count that says why (Vietnamese)."""
     runner = _runner({})
     ctx = LegalRetriever(runner, HashEmbedder()).retrieve("mức hưởng", k=3)
-    assert ctx.items == [] and ctx.round_trips == 1 and "loaded" in (ctx.reason_if_empty or "")
+    assert ctx.items == [] and ctx.round_trips == 2
+    assert "chưa có văn bản pháp luật nào được nạp" in (ctx.reason_if_empty or "")
 
 
 def test_content_query_drops_question_boilerplate() -> None:
