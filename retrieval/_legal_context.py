@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
+from hopgraph.core.citations import document_name
 from hopgraph.retrieval._legal_consolidate import PartChange, consolidate_text, unknown_date_note
 from hopgraph.retrieval._legal_types import (
     Candidate,
@@ -366,8 +367,8 @@ def _seed_note(unit: Mapping[str, Any], info: Mapping[str, Any], as_of: date, ap
         rep = info["doc_replaced"][0]
         eff = rep.get("effective")
         verb = "bị bãi bỏ" if rep.get("kind") == "REPEALS" else "bị thay thế"
-        parts.append(f"không áp dụng tại ngày {day}, văn bản {verb} bởi văn bản số "
-                     f"{rep.get('number') or rep['doc_id']}"
+        parts.append(f"không áp dụng tại ngày {day}, văn bản {verb} bởi "
+                     f"{document_name(rep.get('number') or rep['doc_id'])}"
                      + (f", có hiệu lực từ {vn_date(eff)}" if eff else ""))
     elif info.get("applicable_id"):
         succ = units.get(info["applicable_id"], {})
@@ -415,7 +416,7 @@ def provenance_of(unit: Mapping[str, Any]) -> Provenance:
     if unit.get("is_version"):
         amending = str(unit["id"]).split("@", 1)[-1]
         if "@" in str(unit["id"]) and amending not in citation:
-            citation += f" (nội dung sửa đổi theo văn bản số {amending})"
+            citation += f" (nội dung sửa đổi theo {document_name(amending)})"
     return Provenance(
         doc_id=unit.get("doc_id") or doc.get("id") or "",
         number=doc.get("number"), doc_type=doc.get("doc_type"), title=doc.get("title"),

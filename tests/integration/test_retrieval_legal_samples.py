@@ -82,7 +82,7 @@ def test_not_yet_effective_amendment_is_pending(samples: LegalRetriever) -> None
     assert "55/2030/NĐ-MAU" in seed.validity_note and "01/07/2031" in seed.validity_note
     # the wording in force is named by the document that enacted it, never the seed itself
     assert "nội dung đang áp dụng:" in seed.validity_note
-    assert "(nội dung sửa đổi theo văn bản số 40/2023/NĐ-MAU)" in seed.validity_note
+    assert "(nội dung sửa đổi theo Nghị định số 40/2023/NĐ-MAU)" in seed.validity_note
     assert "2027-01-01" not in seed.validity_note and "01/01/2027" in seed.validity_note
     assert f"{D3K2}@55/2030/NĐ-MAU" not in [i.node_id for i in ctx.applicable_items()]
 
@@ -101,4 +101,4 @@ def test_replaced_decree_applies_only_before_replacement(samples: LegalRetriever
     assert _applicable(samples.trace([unit], as_of=date(2015, 1, 1)), unit) == [unit]
     later = samples.trace([unit], as_of=date(2017, 1, 1))
     assert _applicable(later, unit) == []
-    assert "văn bản bị thay thế bởi văn bản số 12/2016/NĐ-MAU" in later.items[0].validity_note
+    assert "văn bản bị thay thế bởi Nghị định số 12/2016/NĐ-MAU" in later.items[0].validity_note
