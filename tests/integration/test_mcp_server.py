@@ -115,7 +115,7 @@ def test_mcp_stdio_tools_answer_from_the_graph(runner: Neo4jRunner, schema_insta
     assert any("ABL1" in (t["head"], t["tail"]) for t in out["region"]["triplets"])
     # every evidence tool also answers in the shared Evidence shape (hopgraph.core.results.Evidence)
     shape = {"domain", "id", "text", "role", "score", "citation", "validity", "validity_note",
-             "provenance"}
+             "provenance", "citation_id"}
     for tool, domain in (("retrieve", "legal"), ("trace", "legal"), ("region", "biomed")):
         evidence = out[tool]["evidence"]
         assert evidence and all(set(e) == shape and e["domain"] == domain for e in evidence), tool
