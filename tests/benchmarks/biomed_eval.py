@@ -20,13 +20,13 @@ each smaller graph is contained in every larger one): how accuracy grows with co
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
 import random
 import shutil
 import statistics
-import subprocess
 import tempfile
 import time
 from collections.abc import Callable
@@ -39,9 +39,7 @@ from hopgraph.agents.biomed._build import build_nlp
 from hopgraph.agents.biomed._linking import EntityLinker, option_form
 from hopgraph.agents.biomed._reasoner import Regram
 from hopgraph.core.settings import Settings
-from hopgraph.db import Neo4jRunner, connect
-from hopgraph.db._runtime import LocalInstance, free_port
-from hopgraph.db._schema_install import install_schema
+from hopgraph.db import Neo4jRunner, connect, free_port
 from hopgraph.eval.biomed import (
     ABLATIONS,
     MemoEmbedder,
@@ -55,6 +53,7 @@ from hopgraph.loaders.biomed import load_primekg
 from hopgraph.models._embedders import build_embedder
 from hopgraph.models._llm import chat_model_from
 from hopgraph.retrieval._biomed import Domain, collect_candidates, relation_weights, select_region
+from tests.benchmarks._common import commit, local_neo4j
 
 RESULTS = Path(__file__).parent / "results"
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -173,18 +172,14 @@ def main() -> None:
         settings = settings.replace(llm=dataclasses.replace(
             settings.llm, base_url=llm_server.base_url, model=llm_server.alias, timeout_s=120.0))
     tmp = Path(tempfile.mkdtemp(prefix="hopgraph-bio-eval-"))
-    inst: LocalInstance | None = None
-    if args.uri is None:
-        inst = LocalInstance(root=tmp / "neo4j",
-                             cache_root=Path.home() / ".local/share/hopgraph/cache",
-                             bolt_port=free_port(), http_port=free_port(), heap="1g",
-                             pagecache="1g")
-        inst.start()
-    try:
-        if inst is not None:
-            driver = connect(inst.uri, "neo4j", inst.password())
-            install_schema(driver, "neo4j", dimension=384)
-            runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
+    with contextlib.ExitStack() as stack:
+        stack.callback(shutil.rmtree, tmp, True)
+        if llm_server is not None:
+            stack.callback(llm_server.stop)
+        if args.uri is None:  # its own server, stopped and removed whatever happens
+            runner = stack.enter_context(local_neo4j(
+                "hopgraph-bio-eval-neo4j-", query_timeout_s=600.0, heap="1g",
+                pagecache="1g")).runner
             source = subset_fraction(DATA / "primekg" / "primekg_triples_subset.tsv",
                                      args.fraction, args.fraction_seed, tmp)
             report = load_primekg(runner, source)
@@ -197,6 +192,7 @@ def main() -> None:
             if args.password_file is None:
                 ap.error("--uri needs --password-file")
             driver = connect(args.uri, "neo4j", args.password_file.read_text().strip())
+            stack.callback(driver.close)
             runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
             counts = runner.read("biomed/count_graph")[0]
             loaded = {"server": args.uri, "nodes": counts["nodes"], "edges": counts["edges"],
@@ -254,18 +250,9 @@ def main() -> None:
                               "deterministic KG scorer (no LLM configured)",
                               "host_load_avg_1m": os.getloadavg()[0],
                               "host_load_avg_start_1m": load_start,
-                              "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"],
-                                                       capture_output=True, text=True,
-                                                       check=False).stdout.strip(),
+                              "commit": commit(),
                               "date": time.strftime("%Y-%m-%d %H:%M"),
                               "compare_no_llm": baseline is not None}
-        driver.close()
-    finally:
-        if inst is not None:
-            inst.stop()
-        if llm_server is not None:
-            llm_server.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{args.out}.json").write_text(json.dumps(result, indent=2))
     print(json.dumps({k: v for k, v in result.items() if k != "items"}, indent=2))

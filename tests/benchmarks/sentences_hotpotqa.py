@@ -7,18 +7,18 @@ same run. With the bundled SmolLM2-135M (``hopgraph llm serve``'s model) it also
 on a question subset, the graph with LLM anchor refinement on that subset, and LLM construction
 (calls per document, fallbacks) on a few passages. Results: ``results/sentences_hotpotqa.md/json``.
 
-    python tests/benchmarks/sentences_hotpotqa.py [--questions 100] [--llm-questions 20] [--llm-build 10]
+    python -m tests.benchmarks.sentences_hotpotqa [--questions 100] [--llm-questions 20] [--llm-build 10]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
 import random
 import shutil
-import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -27,10 +27,11 @@ from typing import Any
 
 from hopgraph.agents.sentences import SentenceReasoner, SentenceRetrievalConfig
 from hopgraph.core.errors import HopgraphError
-from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.db import Neo4jRunner, connect, free_port
 from hopgraph.eval.sentences import evaluate, format_table, read_questions
 from hopgraph.loaders.sentences import LoadReport, SpacyTagger, load_passages, read_corpus
 from hopgraph.models import OpenAIChatModel, build_embedder
+from tests.benchmarks._common import commit, local_neo4j
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data" / "multihop"
@@ -73,16 +74,15 @@ def main() -> None:
     out: dict[str, Any] = {"machine": f"{platform.machine()}, {platform.processor() or 'cpu'}",
                            "embedder": "all-MiniLM-L6-v2", "config": vars(SentenceRetrievalConfig())}
     root = Path(tempfile.mkdtemp(prefix="hopgraph-sentbench-"))
-    inst = LocalInstance(root=root / "neo4j", cache_root=Path.home() / ".local/share/hopgraph/cache",
-                         bolt_port=free_port(), http_port=free_port())
-    try:
-        if args.uri is None:
-            inst.start()  # inside: a failed start still removes the temporary folder
-            driver = connect(inst.uri, "neo4j", inst.password())
-            install_schema(driver, "neo4j", dimension=384)
+    with contextlib.ExitStack() as stack:
+        stack.callback(shutil.rmtree, root, True)
+        if args.uri is None:  # its own server, stopped and removed whatever happens
+            runner = stack.enter_context(local_neo4j("hopgraph-sentbench-neo4j-",
+                                                     query_timeout_s=600.0)).runner
         else:
             driver = connect(args.uri, "neo4j", args.password_file.read_text().strip())
-        runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
+            stack.callback(driver.close)
+            runner = Neo4jRunner(driver, database="neo4j", timeout_s=600.0)
         embedder = build_embedder("all-MiniLM-L6-v2", args.embedding_cache or root / "embedding-cache")
         out["embedding_cache"] = "kept between runs" if args.embedding_cache else "cold"
         tagger = SpacyTagger.load()
@@ -118,16 +118,11 @@ def main() -> None:
         out["answer_rank"] = answer_rank_summary(results)
         out["per_question"] = per_question(results)
         out["host"] = {"load_avg_1m_end": os.getloadavg()[0], "date": time.strftime("%Y-%m-%d %H:%M"),
-                       "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"],
-                                                capture_output=True, text=True, check=False).stdout.strip()}
+                       "commit": commit()}
         print(format_table(out["retrieval"]), flush=True)
         print(json.dumps(out["paired_bootstrap_sp_recall@10"], indent=1), flush=True)
         out["llm"] = ({"measured": False, "why": "--skip-llm"} if args.skip_llm else
                       run_llm_parts(runner, embedder, tagger, passages, questions, args))
-    finally:
-        if args.uri is None:
-            inst.stop()
-        shutil.rmtree(root, ignore_errors=True)
     write_results(out, args.out)
 
 
@@ -311,7 +306,7 @@ def write_results(out: dict[str, Any], stem: str = "sentences_hotpotqa") -> None
         f"- skipped: {c['skipped'] or 'none'}; passages with notes: {c['notes']}", ""]
     lines = [
         "# SentGraph on HotpotQA (100 questions, 994-passage corpus)", "",
-        "Produced by `python tests/benchmarks/sentences_hotpotqa.py`; all systems measured in the same "
+        "Produced by `python -m tests.benchmarks.sentences_hotpotqa`; all systems measured in the same "
         "run on the same graph and the same question vectors (all-MiniLM-L6-v2). Numbers are means "
         "per question. `sp_*` = supporting-sentence metrics over the ranked evidence; tokens = words "
         "and punctuation of the context handed to the answer model. Ratios are against `sentence-ro` "
