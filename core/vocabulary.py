@@ -78,3 +78,21 @@ class AnswerStatus(StrEnum):
     CLARIFY = "clarify"
     CHITCHAT = "chitchat"
     OUT_OF_SCOPE = "out_of_scope"
+
+
+# -- Action words of amending instructions ---------------------------------------------------
+# The one vocabulary of the verbs an amending text changes another text with (issue 28): the
+# loader's layout repair (``_layout``), its structure parser (``_parser``), its instruction reader
+# (``_relations``), the Pháp điển reader's provenance lines (``_formats``) and the VBHN reader
+# (``retrieval._legal_compare``) build their patterns from these, so a new spelling is added once.
+# Each is a regular-expression fragment without groups, to be used with ``re.IGNORECASE``.
+AMEND_WORD = r"sửa\s+đổi"
+SUPPLEMENT_WORD = r"bổ\s+sung"
+REPEAL_WORD = r"bãi\s+bỏ"
+ANNUL_WORD = r"hủy\s+bỏ|huỷ\s+bỏ"  # both placements of the tone mark are in use
+REPLACE_WORD = r"thay\s+thế"
+RENUMBER_WORD = r"đánh\s+số(?:\s+lại)?"
+# the four verbs a unit is changed by (sửa đổi, bổ sung, bãi bỏ, thay thế), in this order
+CHANGE_VERBS = rf"{AMEND_WORD}|{SUPPLEMENT_WORD}|{REPEAL_WORD}|{REPLACE_WORD}"
+# the object of a phrase edit: "từ", "cụm từ", "các cụm từ", "một số cụm từ"
+PHRASE_OBJECT = r"(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ"

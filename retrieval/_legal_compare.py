@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from hopgraph.core.vocabulary import CHANGE_VERBS
 from hopgraph.retrieval._legal_consolidate import (
     ConsolidatedDocument,
     ConsolidatedUnit,
@@ -35,9 +36,9 @@ _GLUED_FIRST_CLAUSE = re.compile(
 _HEADING = re.compile(r"^(?:Chương|Mục|Phần|Tiểu\s+mục)\b", re.IGNORECASE)
 _PAGE_PREFIX = re.compile(r"^Văn bản hợp nhất \d+/VBHN-[^.]*?\.\s*")
 _FOOTNOTE = re.compile(r"\[\d+\]")
-_BRACKET_NOTE = re.compile(r"\[[^\]]*(?:được|bị)\s+(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế)"
+_BRACKET_NOTE = re.compile(rf"\[[^\]]*(?:được|bị)\s+(?:{CHANGE_VERBS})"
                            r"[^\]]*\]", re.IGNORECASE)
-_INLINE_NOTE = re.compile(r"\([^()]*(?:được|bị)\s+(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế)"
+_INLINE_NOTE = re.compile(rf"\([^()]*(?:được|bị)\s+(?:{CHANGE_VERBS})"
                           r"[^()]*(?:theo\s+quy\s+định\s+tại|bởi)[^()]*\)", re.IGNORECASE)
 _REPEALED_ONLY = re.compile(r"^\(?\s*(?:được|bị|đã\s+được|đã\s+bị)\s+bãi\s+bỏ\s*\)?\.?$",
                             re.IGNORECASE)

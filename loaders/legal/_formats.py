@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from hopgraph.core.errors import IngestError
-from hopgraph.core.vocabulary import normalise_doc_number
+from hopgraph.core.vocabulary import CHANGE_VERBS, normalise_doc_number
 from hopgraph.loaders.legal._dates import parse_date
 from hopgraph.loaders.legal._document import build_document
 from hopgraph.loaders.legal._html import read_html
@@ -372,7 +372,7 @@ _PROVENANCE = re.compile(
     rf"\s+(?:số\s+)?(?P<num>{DOC_NUMBER}|{OLD_DOC_NUMBER})(?P<rest>.*)\)\s*$"
 )
 _EVENT = re.compile(
-    rf"(?P<verbs>(?:(?:có\s+nội\s+dung\s+)?(?:được|bị)\s+(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế)"
+    rf"(?P<verbs>(?:(?:có\s+nội\s+dung\s+)?(?:được|bị)\s+(?:{CHANGE_VERBS})"
     rf"(?:,\s*bổ\s+sung)?\s*,?\s*)+)\s*bởi\s+(?P<by>(?:(?:Điểm|Khoản)\s+[\w.]+\s+)*"
     rf"(?:Điều|Phụ lục|Mục|Chương)\s+[\w.]+)\s+(?P<dtype>Luật|Bộ luật|Nghị định|Thông tư liên tịch|"
     rf"Thông tư|Quyết định|Nghị quyết|Pháp lệnh)\s+(?:số\s+)?(?P<num>{DOC_NUMBER}|{OLD_DOC_NUMBER})"

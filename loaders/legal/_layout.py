@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from hopgraph.core.vocabulary import CHANGE_VERBS
+
 Lines = list[tuple[int, str]]
 
 _MARKERS = r"(?:Điều|ĐIỀU|Chương|CHƯƠNG|Mục|MỤC|Phần|PHẦN|Tiểu mục|TIỂU MỤC|Phụ lục|PHỤ LỤC)"
@@ -131,7 +133,7 @@ def _join_broken(lines: Lines) -> Lines:
     return out
 
 
-_ACTION = re.compile(r"sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế|thay\s+cụm|bỏ\s+cụm", re.IGNORECASE)
+_ACTION = re.compile(rf"{CHANGE_VERBS}|thay\s+cụm|bỏ\s+cụm", re.IGNORECASE)
 
 
 _OPEN_WORD_END = re.compile(r"(?<![\wÀ-ỹ])(?:số|của|tại|và|về|theo|sau|vào|thuộc|các|bổ\s+sung)$")

@@ -13,6 +13,13 @@ import re
 from dataclasses import dataclass, field
 
 from hopgraph.core.errors import IngestError
+from hopgraph.core.vocabulary import (
+    AMEND_WORD,
+    ANNUL_WORD,
+    REPEAL_WORD,
+    REPLACE_WORD,
+    SUPPLEMENT_WORD,
+)
 from hopgraph.loaders.legal._ids import number_key, ordinal_number, point_index, segment
 from hopgraph.loaders.legal._model import Problem, Quote, Unit
 
@@ -31,7 +38,8 @@ _ARTICLE = re.compile(r"^(?:Điều|ĐIỀU|Ðiều)\s+(\d{1,4}[a-zđ]?)\s*(?:[.
 _ARTICLE_NO_DOT = re.compile(r"^(?:Điều|ĐIỀU)\s+(\d{1,4})\s+(?=[A-ZĐÀ-Ỹ])(.*)$")
 _ARTICLE_ANY = re.compile(r"^(?:Điều|ĐIỀU|Ðiều)\s+(\d{1,4}[a-zđ]?)(?:\s*[.:]|\s+(?=[A-ZĐÀ-Ỹ])|\s*$)")
 _INSTRUCTION_LINE = re.compile(
-    r"^(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|hủy\s+bỏ|huỷ\s+bỏ|thay\s+thế|thay\s+cụm|bỏ\s+cụm|bỏ\s+từ"
+    rf"^(?:{AMEND_WORD}|{SUPPLEMENT_WORD}|{REPEAL_WORD}|{ANNUL_WORD}|{REPLACE_WORD}"
+    r"|thay\s+cụm|bỏ\s+cụm|bỏ\s+từ"
     r"|(?:tên\s+|các\s+)?(?:điểm|khoản|điều|mục|chương|phụ\s+lục)\s[^“”\"]{0,150}?"
     r"(?:được|bị)\s+(?:sửa|bổ|bãi|thay))",
     re.IGNORECASE,

@@ -22,6 +22,16 @@ import re
 from collections.abc import Mapping
 from datetime import date
 
+from hopgraph.core.vocabulary import (
+    AMEND_WORD,
+    ANNUL_WORD,
+    CHANGE_VERBS,
+    PHRASE_OBJECT,
+    RENUMBER_WORD,
+    REPEAL_WORD,
+    REPLACE_WORD,
+    SUPPLEMENT_WORD,
+)
 from hopgraph.loaders.legal._citations import (
     DOC_MENTION,
     VAGUE,
@@ -45,8 +55,8 @@ from hopgraph.loaders.legal._parser import parse_structure
 
 _MARKER = re.compile(r"^(?:Điều\s+\d+[a-zđ]?\s*[.:]?|\d{1,3}[a-zđ]?\.|[a-zđ]\d?\))\s*", re.IGNORECASE)
 _ACTION_START = re.compile(
-    r"^(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|hủy\s+bỏ|huỷ\s+bỏ|thay\s+thế|bỏ\s+(?:cụm\s+từ|từ|các\s+cụm)"
-    r"|thay\s+(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ|đánh\s+số(?:\s+lại)?\s)",
+    rf"^(?:{AMEND_WORD}|{SUPPLEMENT_WORD}|{REPEAL_WORD}|{ANNUL_WORD}|{REPLACE_WORD}"
+    rf"|bỏ\s+(?:cụm\s+từ|từ|các\s+cụm)|thay\s+{PHRASE_OBJECT}|{RENUMBER_WORD}\s)",
     re.IGNORECASE,
 )
 _PASSIVE = re.compile(
@@ -63,13 +73,13 @@ _PASSIVE_PHRASE = re.compile(
     re.IGNORECASE,
 )
 _SPLIT = re.compile(
-    r";\s*|,?\s+(?:và|đồng\s+thời)\s+(?=(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế)\b)",
+    rf";\s*|,?\s+(?:và|đồng\s+thời)\s+(?=(?:{CHANGE_VERBS})\b)",
     re.IGNORECASE,
 )
 # "Sửa đổi khoản 1, bổ sung khoản 1a và …": a comma before a verb that names units starts an
 # action of its own; "Sửa đổi, bổ sung Điều 5" stays one (the verb before it names no unit)
 _COMMA_ACTION = re.compile(
-    r",\s+(?=(?:sửa\s+đổi|bổ\s+sung|bãi\s+bỏ|thay\s+thế)\s+(?:các\s+|tên\s+)?"
+    rf",\s+(?=(?:{CHANGE_VERBS})\s+(?:các\s+|tên\s+)?"
     r"(?:khoản|điểm|điều|mục|chương|phụ\s+lục)\b)", re.IGNORECASE)
 _NAMES_UNIT = re.compile(r"\b(?:khoản|điểm|điều|mục|chương|phụ\s+lục)\s+\S", re.IGNORECASE)
 
@@ -95,7 +105,7 @@ _ANNEX_REPLACE = re.compile(r"thay\s+thế\s+(?:các\s+)?(?:Phụ\s+lục|Mẫu)
 # "Bãi bỏ các quy định liên quan đến … tại khoản 1 Điều 19", "Bãi bỏ các nội dung quy định về
 # tỷ giá … tại:": part of a unit, described by content; its extent cannot be computed
 _PARTIAL_REPEAL = re.compile(
-    r"^(?:bãi\s+bỏ|hủy\s+bỏ|huỷ\s+bỏ)\s+(?:các\s+|một\s+số\s+|những\s+)?(?:nội\s+dung|quy\s+định)\b",
+    rf"^(?:{REPEAL_WORD}|{ANNUL_WORD})\s+(?:các\s+|một\s+số\s+|những\s+)?(?:nội\s+dung|quy\s+định)\b",
     re.IGNORECASE)
 # "… tại khoản 1 Điều 19, …": the places of an instruction follow this word
 _AT_PLACES = re.compile(r"\s(?:tại|ở|trong)\s")

@@ -56,3 +56,25 @@ def test_one_spelling_for_answer_status_and_mode() -> None:
     assert vocabulary.AnswerMode.RETRIEVAL_ONLY == "retrieval_only"  # the wire value
     assert SentenceAnswer.__dataclass_fields__["mode"].type in ("AnswerMode", vocabulary.AnswerMode)
     assert json.dumps({"status": vocabulary.AnswerStatus.ABSTAINED}) == '{"status": "abstained"}'
+
+
+def test_the_action_words_of_instructions_are_spelled_once() -> None:
+    """Issue 28: the verbs of amending instructions live in ``hopgraph.core.vocabulary``; the
+    layout repair, the parser, the instruction reader and the two consolidation readers build
+    their patterns from it. A module that spells the four-verb group again fails here."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    group = "sửa\\s+đổi|bổ\\s+sung|bãi\\s+bỏ|thay\\s+thế"
+    annul = "hủy\\s+bỏ|huỷ\\s+bỏ"
+    spelled = [str(p.relative_to(root)) for folder in ("loaders", "retrieval", "agents", "eval")
+               for p in sorted((root / folder).rglob("*.py"))
+               if group in p.read_text(encoding="utf-8") or annul in p.read_text(encoding="utf-8")]
+    assert spelled == [], f"action words spelled outside hopgraph.core.vocabulary: {spelled}"
+    pattern = re.compile(rf"^(?:{vocabulary.CHANGE_VERBS})\b", re.IGNORECASE)
+    for text in ("Sửa đổi khoản 2", "bổ sung điểm c", "Bãi bỏ Điều 7", "Thay thế Phụ lục I"):
+        assert pattern.match(text), text
+    assert re.fullmatch(vocabulary.ANNUL_WORD, "huỷ bỏ") and re.fullmatch(
+        vocabulary.ANNUL_WORD, "hủy bỏ")
+    assert re.fullmatch(vocabulary.PHRASE_OBJECT, "một số cụm từ")
