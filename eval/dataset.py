@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from pydantic import BaseModel, Field
 
 from hopgraph.core.errors import LLMError
@@ -131,7 +132,7 @@ def fetch_contexts(runner: QueryRunner, *, min_chars: int = MIN_CHARS, max_conte
 
 
 def vectors_for(contexts: Sequence[Context], stored: Sequence[list[float] | None],
-                embedder: Embedder | None) -> np.ndarray:
+                embedder: Embedder | None) -> NDArray[np.float32]:
     """ℓ2-normalised vectors: the stored ones, the others embedded (passage side, the first
     ``EMBED_CHARS`` characters, as the loader embeds)."""
     missing = [i for i, v in enumerate(stored) if v is None]
@@ -149,7 +150,7 @@ def vectors_for(contexts: Sequence[Context], stored: Sequence[list[float] | None
     return np.asarray(x / np.where(norms == 0, 1.0, norms))
 
 
-def choose_k(x: np.ndarray, *, seed: int = 0, min_size: int = PER_CLUSTER
+def choose_k(x: NDArray[np.float32], *, seed: int = 0, min_size: int = PER_CLUSTER
              ) -> tuple[int, dict[int, float]]:
     """k with the best cosine silhouette among candidates around √(n/2), none above
     n / ``min_size`` (clusters of ``min_size`` contexts on average, so that a cluster's
@@ -174,7 +175,7 @@ def choose_k(x: np.ndarray, *, seed: int = 0, min_size: int = PER_CLUSTER
     return max(scores, key=lambda c: (scores[c], -c)), scores
 
 
-def cluster(x: np.ndarray, *, k: int | None = None, per_cluster: int = PER_CLUSTER,
+def cluster(x: NDArray[np.float32], *, k: int | None = None, per_cluster: int = PER_CLUSTER,
             seed: int = 0) -> Clustering:
     """Spherical K-Means (K-Means on ℓ2-normalised rows) and the representatives per cluster."""
     from sklearn.cluster import KMeans

@@ -24,7 +24,7 @@ import functools
 from collections.abc import Callable
 from datetime import date
 from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,6 +48,14 @@ if TYPE_CHECKING:
 MCP_TRANSPORTS = ("stdio", "streamable-http")
 SERVER_NAME = "hopgraph"
 _T = TypeVar("_T")
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class _ToolDecorator(Protocol):
+    """What ``MCPServer.tool(...)`` returns (the SDK leaves it untyped): it registers the
+    function and gives it back unchanged."""
+
+    def __call__(self, fn: _F, /) -> _F: ...
 
 
 def server_version() -> str:
@@ -258,7 +266,9 @@ def build_mcp_server(hg: "Hopgraph") -> Any:
     )
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False,
                                 idempotent_hint=True, open_world_hint=False)
-    tool = functools.partial(server.tool, annotations=read_only)
+
+    def tool(**options: Any) -> _ToolDecorator:
+        return cast(_ToolDecorator, server.tool(annotations=read_only, **options))
 
     Question = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION_CHARS, description=(
         f"the question, at most {MAX_QUESTION_CHARS} characters, with at least one word"))]

@@ -488,7 +488,7 @@ class Service:
 
     def status(self) -> dict[str, Any]:
         """The server behind the graph: version, edition, plugins, node count."""
-        return _jsonable(self.hg.status())
+        return dict(_jsonable(self.hg.status()))
 
 
 # --- views ---------------------------------------------------------------------------------------
@@ -551,7 +551,7 @@ def unit_view(row: Mapping[str, Any], day: date) -> dict[str, Any]:
     for w in wordings:
         w["current"] = w is current and not repealed
     doc_id = str(unit.get("doc_id") or "")
-    return _jsonable({
+    return dict(_jsonable({
         "id": unit["id"], "label": unit.get("label"), "citation": unit.get("citation"),
         "doc_id": doc_id, "document": document_name(doc.get("doc_type"), doc_id),
         "fictional": is_sample_document(doc_id), "as_of": day, "state": key,
@@ -559,7 +559,7 @@ def unit_view(row: Mapping[str, Any], day: date) -> dict[str, Any]:
         "text": "" if repealed or current is None else current["text"],
         "timeline": wordings,
         "repeal": None if repeal is None else {
-            "by": repeal["source_citation"], "effective_date": repeal.get("effective_date")}})
+            "by": repeal["source_citation"], "effective_date": repeal.get("effective_date")}}))
 
 
 def _consolidate(hg: Hopgraph, doc_id: str, day: date) -> Any:

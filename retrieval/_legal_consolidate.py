@@ -202,7 +202,7 @@ class ConsolidatedDocument:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (dates as ISO strings)."""
-        return _jsonable(asdict(self))
+        return dict(_jsonable(asdict(self)))
 
 
 @dataclass(frozen=True)
