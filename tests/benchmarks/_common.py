@@ -16,9 +16,9 @@ Before this module each benchmark repeated, line for line, "make a temporary roo
 ``local_neo4j`` starts the server inside its ``try``, so a start that fails or times out stops
 what it started; on the way out it closes the driver, stops the server and removes the root.
 Benchmarks whose figure *is* the server's start or its recovery (``runtime_startup``,
-``reliability``) or that stop and restart one server (``biomed_load_scale``'s bulk import,
-``biomed_region_latency``'s cold cache) keep their own ``LocalInstance``; every other benchmark
-that needs a server of its own uses ``local_neo4j``.
+``reliability``) or that stop and restart one server (the bulk imports of ``biomed_load_scale``
+and ``legal_retrieval_scale``, ``biomed_region_latency``'s cold cache) keep their own
+``LocalInstance``; every other benchmark that needs a server of its own uses ``local_neo4j``.
 """
 
 from __future__ import annotations

@@ -133,7 +133,9 @@ def test_cli_ask_states_the_abstention_and_no_abstain_switches_it_off(
     env = {"HOPGRAPH_LLM_BASE_URL": ""}
     result = CliRunner().invoke(cli, base, env=env)
     assert result.exit_code == 0, result.output
-    assert "[abstained;" in result.output and "retrieval-only abstention" in result.output
+    # the reader is told in Vietnamese (issue 25): the kind of answer, then why
+    assert "Loại câu trả lời: chưa đủ căn cứ để trả lời" in result.output, result.output
+    assert "Ghi chú: " in result.output and "abstention" not in result.output, result.output
     result = CliRunner().invoke(cli, [*base, "--json", "--no-abstain"], env=env)
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["status"] == "retrieval_only"
