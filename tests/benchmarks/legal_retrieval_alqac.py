@@ -30,10 +30,7 @@ import json
 import logging
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -47,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from hopgraph.core.ports import Embedder
 from hopgraph.core.settings import Settings, default_home
 from hopgraph.core.vocabulary import name_form
-from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.db import Neo4jRunner
 from hopgraph.models import build_embedder
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig, legal_systems
 from hopgraph.retrieval._eval import EvalQuestion, EvalReport, System, evaluate, percentile
@@ -61,6 +58,8 @@ from tests.benchmarks._alqac_corpus import (
     read_corpus,
     read_questions_any,
 )
+from tests.benchmarks._common import commit as current_commit
+from tests.benchmarks._common import local_neo4j
 
 DATA = Path(os.environ.get("HOPGRAPH_SHARED_DATA", Path(__file__).resolve().parents[3] / "shared" / "data")) / "alqac"
 RESULTS = Path(__file__).parent / "results"
@@ -214,14 +213,9 @@ def served_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder,
         u.setdefault("embedding", None)
         u["text_segmented"] = (segment(u["text"]) if u["kind"] == "article" or sparse_chunks
                                else None)
-    root = Path(tempfile.mkdtemp(prefix="hopgraph-bench-alqac-"))
-    inst = LocalInstance(root=root, cache_root=default_home() / "cache", bolt_port=free_port(),
-                         http_port=free_port(), heap="1g", pagecache="1g")
-    inst.start()
-    try:
-        driver = connect(inst.uri, "neo4j", inst.password())
-        install_schema(driver, "neo4j", dimension=384)
-        runner = Neo4jRunner(driver, database="neo4j", timeout_s=120.0)
+    with local_neo4j("hopgraph-bench-alqac-", query_timeout_s=120.0, heap="1g",
+                     pagecache="1g") as server:
+        driver, runner = server.driver, server.runner
         runner.write("legal/write_benchmark_documents", rows=docs)
         rows = [{k: u[k] for k in ("id", "doc_id", "parent_id", "level", "number", "path",
                                    "heading", "text", "text_segmented", "embedding", "ordinal",
@@ -245,13 +239,7 @@ def served_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder,
             "titles": {d["id"]: d["title"] for d in docs if d["title"] != d["id"]},
             **mention_reach(docs, qs),
         }
-        try:
-            yield ServedSet(runner, qs, notes)
-        finally:
-            driver.close()
-    finally:
-        inst.stop()
-        shutil.rmtree(root, ignore_errors=True)
+        yield ServedSet(runner, qs, notes)
 
 
 def run_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder,
@@ -413,8 +401,7 @@ def main() -> None:
     for name, report in reports.items():
         recorded[name] = {"report": json.loads(report.to_json()), "markdown": section(name, report)}
     json_path.write_text(json.dumps(recorded, indent=2, ensure_ascii=False), encoding="utf-8")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, check=False).stdout.strip()
+    commit = current_commit()
     loads = "; ".join(f"{n}: {v['report']['notes']['loadavg_before'][0]:.1f} → "
                       f"{v['report']['notes']['loadavg_after'][0]:.1f}"
                       for n, v in recorded.items())

@@ -19,6 +19,7 @@ answer at each question's date. Writes ``results/legal_temporal.{json,md}``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -33,7 +34,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from hopgraph.cli import cli
-from hopgraph.db._runtime import LocalInstance, free_port
+from tests.benchmarks._common import local_neo4j
 
 HERE = Path(__file__).parent
 RESULTS = HERE / "results"
@@ -203,15 +204,13 @@ def main() -> None:
                                 cwd=HERE.parents[1]).stdout.strip())
     root = Path(tempfile.mkdtemp(prefix="hopgraph-temporal-"))
     amend_dir = _subset(args.data, args.only, root / "pairs") if args.only else args.data
-    inst = LocalInstance(root=root, cache_root=Path.home() / ".local/share/hopgraph/cache",
-                         bolt_port=free_port(), http_port=free_port())
-    inst.start()
     runs: dict[str, Any] = {}
     md: list[str] = []
-    try:
-        import neo4j
-
-        driver = neo4j.GraphDatabase.driver(inst.uri, auth=("neo4j", inst.password()))
+    with contextlib.ExitStack() as stack:
+        stack.callback(shutil.rmtree, root, True)
+        # its own server, stopped whatever happens; `hopgraph eval temporal` installs the schema
+        server = stack.enter_context(local_neo4j("hopgraph-temporal-neo4j-", dimension=None))
+        driver = server.driver
         title = "vn-amend-dev, tier core" + (f", pairs of {', '.join(args.only)}"
                                              if args.only else "")
         jobs = [(title, amend_dir,
@@ -222,7 +221,7 @@ def main() -> None:
         for title, pairs, extra in jobs:
             with driver.session() as session:
                 session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS").consume()
-            data, secs = _run(inst.uri, inst.password(), pairs, *extra)
+            data, secs = _run(server.uri, server.password(), pairs, *extra)
             command = "hopgraph eval temporal --pairs " + (
                 "../shared/data/vn-amend-dev" if pairs == args.data else
                 "<the --only pairs of ../shared/data/vn-amend-dev>" if pairs == amend_dir else
@@ -231,7 +230,7 @@ def main() -> None:
             md += _section(title, data, secs, command)
             if pairs == amend_dir and args.causes:
                 try:
-                    causes = _causes(inst.uri, inst.password(), pairs, data, args.seed)
+                    causes = _causes(server.uri, server.password(), pairs, data, args.seed)
                 except Exception as e:  # the figures above stand without the breakdown
                     causes = {"by_cause": {f"breakdown failed: {type(e).__name__}: {e}": 0},
                               "cases": []}
@@ -248,10 +247,6 @@ def main() -> None:
                        + ", ".join(f"{i} -> {j}" for i, j in r["served_wrong"])
                        for r in causes["cases"] if r["served_wrong"]]
                 md.append("")
-        driver.close()
-    finally:
-        inst.stop()
-        shutil.rmtree(root, ignore_errors=True)
     load = os.getloadavg()[0]
     command = ("python -m tests.benchmarks.legal_temporal"
                + (f" --limit {args.limit}" if args.limit else "")

