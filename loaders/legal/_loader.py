@@ -26,9 +26,13 @@ what they wrote before). Step by step, what a derived value of a document X read
 writes must put X in the scope:
 
 - ``rehome_title_placeholders`` (no ``$doc_ids``): starts from the nodes that wait for a title
-  (``doc_id`` '~slug': few or none), so it stays whole-graph; it moves them into the one
-  document carrying the title, so scope part (5) names every document a pending title may
-  land on, and the pending ids themselves.
+  (``doc_id`` '~slug'), so it stays whole-graph; it moves them into the one document carrying
+  the title. Where a title lands changes only through that title: a document written carries
+  or (a codification) names it, is named by it, or wrote something under it. Scope part (5)
+  names, for those titles alone and while something waits for them, the pending id and every
+  document the title may land on. The other titles stay pending as they were (the real corpus
+  keeps 26: laws named by title and never loaded, or two loaded documents with one title);
+  counting them made every load's scope look like a third of the graph.
 - ``link_inserted_units``: an inserted unit of X (``doc_id`` X) hangs under the parent of its
   anchor, a unit of X: X is written (1), or the inserting document is (2: it wrote the unit).
 - ``derive_version_only_units``: a Placeholder of X with new wording becomes a unit of X once
@@ -51,10 +55,14 @@ writes must put X in the scope:
 - ``derive_defined_terms``: X's terms read X's definitions article, its inserted clauses and
   its clauses' new wordings: (1), (2).
 
+The scope holds loaded documents and ids that are only named (a document cited or amended but
+not loaded, a title waiting for one: their placeholders and the wordings written into them are
+derived too, and cost little). The share that picks the whole graph counts the loaded ones.
+
 Nothing reads the other way (an amending document's derived values never read its targets'
 ones, except the ``applied`` count, which belongs to the target). The whole-graph pass stays
 for :func:`repair`, for a graph left by an unfinished load, for a first load into an empty
-graph, and whenever the scope holds more than ``INCREMENTAL_MAX_SHARE`` of the graph's
+graph, and whenever the scope holds more than ``INCREMENTAL_MAX_SHARE`` of the graph's loaded
 documents. ``tests/integration/test_legal_incremental_derive.py`` checks that the incremental
 graph equals the whole-graph one, node for node, edge for edge, property for property.
 """
@@ -98,7 +106,8 @@ DERIVE_STEPS = ("legal/rehome_title_placeholders", "legal/link_inserted_units", 
                 "legal/derive_version_validity", "legal/derive_document_status",
                 "legal/derive_defined_terms")
 # A load derives only what its documents touch unless their scope holds more than this share of
-# the graph's documents: then one pass over the whole graph costs about as much and reads less.
+# the graph's loaded documents (ids only named do not count: they hold placeholders): then one
+# pass over the whole graph costs about as much and reads less.
 INCREMENTAL_MAX_SHARE = 0.25
 
 
@@ -119,8 +128,11 @@ class LoadReport:
     embed_s: float = 0.0
     write_s: float = 0.0
     derive_s: float = 0.0
-    # documents the derive steps ran on (None: the whole graph) and the graph's documents
+    # loaded documents the derive steps ran on (None: the whole graph), ids only named (not
+    # loaded: placeholders, titles waiting for a document) derived with them, and the graph's
+    # loaded documents
     derived_documents: int | None = None
+    derived_named: int = 0
     graph_documents: int = 0
     embedded: int = 0
     aborted: str | None = None  # why the load stopped before its end (the server went away)
@@ -130,9 +142,10 @@ class LoadReport:
         """What the derive steps ran on: the whole graph, or how many of its documents."""
         if self.derived_documents is None:
             return "whole graph"
-        # the scope counts documents only cited or amended (placeholders) too
-        return (f"incremental: {self.derived_documents:,} document ids, of a graph of "
-                f"{self.graph_documents:,} loaded documents")
+        named = (f", and {self.derived_named:,} ids only named (placeholders)"
+                 if self.derived_named else "")
+        return (f"incremental: {self.derived_documents:,} of {self.graph_documents:,} loaded "
+                f"documents{named}")
 
     @property
     def placeholders(self) -> dict[str, int]:
@@ -520,14 +533,14 @@ def load_legal(
 
         bar = tqdm(total=len(plans), desc="legal documents", unit="doc")
     loaded_before = {doc_id for doc_id, _, _ in known}
-    scope: set[str] = set()
+    scope: dict[str, bool] = {}  # id -> a loaded document (False: only named)
     scope_s = 0.0
     scoped = scoped and (incremental is True or bool(loaded_before))
     again = sorted({plan.doc_id for _, plan in plans} & loaded_before)
     if scoped and again:
         # what the documents loaded again wrote before is taken out with them: derive there too
         ts = time.perf_counter()
-        scope |= derive_scope(runner, again)
+        scope |= _read_scope(runner, again)
         scope_s = time.perf_counter() - ts
     t2 = time.perf_counter()
     if plans:
@@ -568,11 +581,15 @@ def load_legal(
     try:
         report.graph_documents = len(loaded_before | set(report.documents))
         if scoped:
-            scope |= derive_scope(runner, report.documents)
-            if incremental is None and len(scope) > INCREMENTAL_MAX_SHARE * report.graph_documents:
+            # read after the write: an id named before it may be a loaded document now
+            scope |= _read_scope(runner, report.documents)
+            loaded = sum(1 for held in scope.values() if held)
+            if incremental is None and loaded > INCREMENTAL_MAX_SHARE * report.graph_documents:
                 scoped = False
+            else:
+                report.derived_documents = loaded
+                report.derived_named = len(scope) - loaded
         derive(runner, sorted(scope) if scoped else None)
-        report.derived_documents = len(scope) if scoped else None
         report.derive_s = time.perf_counter() - t3 + scope_s
         stage = "reading the graph's counts and the load's warnings (validity was derived)"
         report.graph = graph_counts(runner)
@@ -629,10 +646,16 @@ def derive_steps(doc_ids: Sequence[str] | None = None) -> list[tuple[str, dict[s
 def derive_scope(runner: QueryRunner, doc_ids: Sequence[str]) -> set[str]:
     """The documents whose derived values a write of ``doc_ids`` can change
     (``legal/list_derive_scope``; the module's docstring says why each is needed)."""
+    return set(_read_scope(runner, doc_ids))
+
+
+def _read_scope(runner: QueryRunner, doc_ids: Sequence[str]) -> dict[str, bool]:
+    """:func:`derive_scope` with, for each id, whether it is a loaded document (False: a
+    document only named, or a title waiting for one)."""
     if not doc_ids:
-        return set()
-    return {str(r["doc_id"]) for r in runner.read("legal/list_derive_scope",
-                                                  doc_ids=sorted(set(doc_ids)))
+        return {}
+    return {str(r["doc_id"]): bool(r["loaded"])
+            for r in runner.read("legal/list_derive_scope", doc_ids=sorted(set(doc_ids)))
             if r["doc_id"] is not None}
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from hopgraph.db import Neo4jRunner
-from hopgraph.loaders.legal import SAMPLES_DIR, LoadReport, derive, load_legal
+from hopgraph.loaders.legal import SAMPLES_DIR, LoadReport, derive, derive_scope, load_legal
 
 from .conftest import clear_database
 from .test_legal_consolidation_engine import (
@@ -58,6 +58,19 @@ Trong Nghị định này, các từ ngữ dưới đây được hiểu như sa
 Mức phí theo khoản 2 Điều 2 Luật Thủy lợi thử nghiệm.
 Điều 3. Hiệu lực thi hành
 Nghị định này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2016.
+"""
+# the law TITLE_ONLY_AMENDER names by title alone, enacted before it (LATER_SAME_TITLE, which
+# carries the same title, is enacted after it: only this one can take what waits for the title)
+EARLIER_SAME_TITLE = """QUỐC HỘI
+Luật số: 40/2012/QH13
+Hà Nội, ngày 01 tháng 6 năm 2012
+LUẬT
+ĐÊ ĐIỀU THỬ NGHIỆM
+Điều 1. Phạm vi
+1. Luật này quy định về đê điều thử nghiệm.
+2. Đê cấp I do Bộ quản lý.
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2013.
 """
 OWN_TEXTS = {"base.txt": BASE, "amending.txt": AMENDING, "mover.txt": MOVER,
              "inserter.txt": INSERTER, "guide.txt": GUIDE, "later.txt": LATER_SAME_TITLE,
@@ -166,5 +179,56 @@ def test_a_load_chooses_the_whole_graph_when_it_touches_most_of_it(runner: Neo4j
     one = load_legal(runner, None, [SAMPLES_DIR / "12-2016-ND-MAU-nghi-dinh-huong-dan.txt"],
                      segmenter=_segment)
     assert one.derived_documents is not None and one.derived_documents < one.graph_documents
-    assert (f"incremental: {one.derived_documents} document ids, of a graph of "
-            f"{one.graph_documents} loaded documents") in one.summary()
+    assert (f"incremental: {one.derived_documents} of {one.graph_documents} loaded documents"
+            in one.summary())
+
+
+def _first_load_equals_the_whole_graph(runner: Neo4jRunner, path: Path) -> LoadReport:
+    """Load ``path`` for the first time, the loader choosing the derive; the whole-graph derive
+    must then change nothing."""
+    report = load_legal(runner, None, [path], segmenter=_segment)
+    assert not report.aborted and not report.skipped, report.skipped
+    incremental = _dump(runner)
+    derive(runner)
+    problem = _differences(incremental, _dump(runner))
+    assert not problem, f"first load of {path.name}:\n{problem}"
+    return report
+
+
+def _waiting(runner: Neo4jRunner, pending: str) -> int:
+    """Nodes that wait for the title ``pending`` ('~<slug>')."""
+    rows = runner.driver.execute_query("MATCH (n:LegalNode {doc_id: $p}) RETURN count(n) AS n",
+                                       p=pending, database_=runner.database).records
+    return int(rows[0]["n"])
+
+
+def test_a_first_load_derives_what_it_touches_not_what_waits_elsewhere(
+        runner: Neo4jRunner, tmp_path: Path) -> None:
+    """A graph holding ids only named (an amended law not loaded; a title no loaded document can
+    take yet): a first load of another document derives that document and what it names, not
+    every waiting title, so the loader keeps the incremental derive; a first load of the law a
+    waiting title names takes what waits, incrementally too. Both equal the whole-graph derive."""
+    texts = {"amending.txt": AMENDING, "title-only.txt": TITLE_ONLY_AMENDER,
+             "later.txt": LATER_SAME_TITLE, "inserter.txt": INSERTER,
+             "earlier.txt": EARLIER_SAME_TITLE}
+    paths = {}
+    for name, text in texts.items():
+        paths[name] = tmp_path / name
+        paths[name].write_text(text, encoding="utf-8")
+    graph = load_legal(runner, None, [*_samples(), paths["amending.txt"],
+                                      paths["title-only.txt"], paths["later.txt"]],
+                       segmenter=_segment)
+    assert not graph.skipped
+    pending = "~luat-de-dieu-thu-nghiem"
+    assert _waiting(runner, pending) > 0  # the title-only amendment waits for its law
+    # an amending law into 10/2015/QH13, which AMENDING amends too and nobody loaded
+    inserter = _first_load_equals_the_whole_graph(runner, paths["inserter.txt"])
+    assert inserter.derived_documents == 1, inserter.derive_what()  # itself
+    assert inserter.derived_named == 1, inserter.derive_what()  # 10/2015/QH13, only named
+    assert pending not in derive_scope(runner, inserter.documents)
+    assert "incremental: 1 of " in inserter.summary()
+    # the law the title names: what waited moves into it, and it is derived with the other
+    # document of that title (the pending id, only named, with them)
+    earlier = _first_load_equals_the_whole_graph(runner, paths["earlier.txt"])
+    assert earlier.derived_documents == 2 and earlier.derived_named == 1, earlier.derive_what()
+    assert _waiting(runner, pending) == 0  # it took what waited for its title
