@@ -40,7 +40,8 @@ _MARKERS = {
 }
 _VERB = {"AMENDS": "sửa đổi, bổ sung bởi", "SUPPLEMENTS": "bổ sung bởi",
          "REPEALS": "bãi bỏ bởi", "REPLACES": "thay thế bởi"}
-_TEXTUAL = ("textual_substitution", "phrase_removal")
+# listed_phrase_removal: a place of "Bãi bỏ cụm từ “X” tại A, B, …" (loaders.legal)
+_TEXTUAL = ("textual_substitution", "phrase_removal", "listed_phrase_removal")
 _TEXTUAL_ALL = (*_TEXTUAL, "phrase_addition")
 
 

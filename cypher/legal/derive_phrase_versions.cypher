@@ -1,4 +1,4 @@
-// purpose: Apply phrase edits (AMENDS edges carrying edits [old, new, ...]: a phrase replaced, removed or added, in a unit and its sub-units or in every unit of a document) to the wording: each unit whose wording an edit changes gets a UnitVersion (derived 'phrase', scope 'phrase', id <unit>@<amending document>) whose text is the latest wording written in full that had started by the edit's date, with every phrase edit since then applied in date order (base_from: the start of that wording, null for the unit's own text). Versions derived before are taken out first, so the result depends only on the graph; each edit records how many units it changed (applied), 0 when its phrase was found nowhere.
+// purpose: Apply phrase edits (AMENDS edges carrying edits [old, new, ...]: a phrase replaced, removed or added, in a unit and its sub-units or in every unit of a document) to the wording: each unit whose wording an edit changes gets a UnitVersion (derived 'phrase', scope 'phrase', id <unit>@<amending document>) whose text is the latest wording written in full that had started by the edit's date, with every phrase edit since then applied in date order (base_from: the start of that wording, null for the unit's own text). Versions derived before are taken out first, so the result depends only on the graph; each edit records how many units it changed (applied), 0 when its phrase was found nowhere. A place of a listed phrase repeal that nowhere holds the phrase gets a REPEALS edge (method listed_unit_repeal).
 // mode: write
 // param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: count
@@ -73,5 +73,28 @@ CALL () {
     RETURN count(v) AS in_doc
   }
   SET r.applied = in_unit + in_doc
+}
+// "Bãi bỏ cụm từ “X” tại khoản 2 Điều 40, khoản 4 Điều 61, Điều 58" (method listed_phrase_removal):
+// a place of the list that nowhere holds the phrase, in any case or spacing, while another place
+// of the same list does, is itself repealed: a REPEALS edge (method listed_unit_repeal) beside
+// the phrase edit, made again on every derive
+CALL () {
+  MATCH ()-[x:REPEALS {method: 'listed_unit_repeal'}]->(t:LegalNode)
+  WHERE $doc_ids IS NULL OR coalesce(t.doc_id, t.id) IN $doc_ids
+  DELETE x
+}
+CALL () {
+  MATCH (s:LegalNode)-[r:AMENDS {method: 'listed_phrase_removal'}]->(t:LegalUnit)
+  WHERE coalesce(r.applied, 0) = 0 AND r.edits IS NOT NULL AND t.text IS NOT NULL
+    AND ($doc_ids IS NULL OR t.doc_id IN $doc_ids)
+    AND EXISTS { MATCH (s)-[r2:AMENDS {method: 'listed_phrase_removal'}]->()
+                 WHERE r2.applied > 0 AND r2.edits = r.edits }
+  WITH s, r, t, toLower(reduce(x = t.text, c IN ['\n', '\t', '  '] | replace(x, c, ' '))) AS said,
+    [k IN range(0, size(r.edits) / 2 - 1) WHERE NOT r.edits[2 * k] STARTS WITH '\uE000'
+      | toLower(trim(r.edits[2 * k]))] AS phrases
+  WHERE size(phrases) > 0 AND none(ph IN phrases WHERE said CONTAINS ph)
+  MERGE (s)-[x:REPEALS {method: 'listed_unit_repeal', origin: r.origin}]->(t)
+  SET x.evidence = r.evidence, x.effective_date = r.effective_date,
+    x.date_from_doc = r.date_from_doc, x.written_by = r.written_by
 }
 RETURN made AS count

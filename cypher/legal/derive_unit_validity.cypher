@@ -1,9 +1,12 @@
-// purpose: Derive valid_to, valid_to_unknown and status of original units touched by events (versions, repeals, document replacement or repeal, insertion); the loader writes status 'in_force' for the rest. A first version whose start is unknown counts from its not_before (valid_to_unknown = true: possibly superseded from then on); one with neither date ends nothing. Deterministic, so load order never matters.
+// purpose: Derive valid_to, valid_to_unknown and status of original units touched by events (versions, repeals of the unit or of a unit containing it, document replacement or repeal, insertion); the loader writes status 'in_force' for the rest. A first version whose start is unknown counts from its not_before (valid_to_unknown = true: possibly superseded from then on); one with neither date ends nothing. A unit whose own text a later document inserts (an inserted version: the amended text is a copy updated after the insertion) was never in force in that text: its span is empty (valid_to = valid_from, status 'supplemented'), the inserted version holds from the insertion's date. Deterministic, so load order never matters.
 // mode: write
 // param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: count
 CALL () {
   MATCH ()-[:VERSION_OF|REPEALS]->(t:LegalUnit)
+  RETURN DISTINCT t
+  UNION
+  MATCH ()-[:REPEALS]->(:LegalUnit)-[:CONTAINS*1..6]->(t:LegalUnit)
   RETURN DISTINCT t
   UNION
   MATCH (d:Document)<-[:REPLACES|REPEALS]-()
@@ -23,19 +26,27 @@ CALL (t) {
       AS first, count(v) AS versions
 }
 CALL (t) {
-  OPTIONAL MATCH (t)<-[r:REPEALS]-()
+  // a repeal of the unit or of a unit containing it (an article repealed ends its clauses)
+  OPTIONAL MATCH (t)<-[:CONTAINS*0..6]-(:LegalUnit)<-[r:REPEALS]-()
   RETURN min(r.effective_date) AS repealed
+}
+CALL (t) {
+  OPTIONAL MATCH (iv:UnitVersion)-[:VERSION_OF]->(t) WHERE coalesce(iv.inserted, false)
+  RETURN count(iv) > 0 AS copy_of_inserted
 }
 CALL (t) {
   OPTIONAL MATCH (d:LegalNode {id: t.doc_id})<-[r:REPLACES|REPEALS]-() WHERE d:Document
   RETURN min(r.effective_date) AS doc_ended
 }
-WITH t, first, first.d AS first_version, versions, repealed, doc_ended,
+WITH t, first, first.d AS first_version, versions, repealed, doc_ended, copy_of_inserted,
   reduce(m = null, x IN [first.d, repealed, doc_ended] |
     CASE WHEN x IS NULL THEN m WHEN m IS NULL OR x < m THEN x ELSE m END) AS ended
-SET t.valid_to = ended,
-    t.valid_to_unknown = first_version IS NOT NULL AND first_version = ended AND first.unknown,
+SET t.valid_to = CASE WHEN copy_of_inserted AND t.valid_from IS NOT NULL THEN t.valid_from
+      ELSE ended END,
+    t.valid_to_unknown = NOT copy_of_inserted AND first_version IS NOT NULL
+      AND first_version = ended AND first.unknown,
     t.status = CASE
+      WHEN copy_of_inserted THEN 'supplemented'
       WHEN repealed IS NOT NULL THEN 'repealed'
       WHEN doc_ended IS NOT NULL THEN 'replaced'
       WHEN versions > 0 THEN 'amended'

@@ -435,7 +435,7 @@ class _Extractor:
                                   edits=edits))
             return True
         if passive:
-            quoted: dict[str, list[str]] = {}
+            quoted: list[list[str]] = [[]]
             verb = passive.group("verb").lower()
             passive_action = "REPEALS" if "bãi bỏ" in verb else (
                 "SUPPLEMENTS" if verb.startswith("được bổ sung") else
@@ -451,7 +451,7 @@ class _Extractor:
             if bullets and _HOW.search(text.split("\n")[0] + " "):
                 for item in bullets:
                     more = self._segments(split_actions(mask_quotes(item)), base)
-                    quoted.update(_segment_quotes(mask_quotes(item), _quotes(item),
+                    quoted.extend(_segment_quotes(mask_quotes(item), _quotes(item),
                                                   [s for _, s in more]))
                     segments.extend(more)
         # the container: the upper levels of the last citation of the whole instruction, or of
@@ -461,12 +461,25 @@ class _Extractor:
         container = self._container(all_cites[-1]) if all_cites else []
         if not any(k == "D" for k, _ in container):
             container = self._outer_container(unit) + container
+        body = _body_instructions(unit, text)
+        if body and len(segments) == 1 and segments[0][0] == "AMENDS":
+            # "a) Sửa đổi, bổ sung khoản 3 như sau:" then, unquoted, "Thay thế cụm từ “A” thành
+            # “B”." or "Bãi bỏ điểm d và sửa đổi điểm đ thành điểm d.": the lines below say how
+            heads = self._targets(segments[0][1], container, target_doc=target_doc)
+            if len(heads) == 1 and heads[0].split(".")[-1][:1] in ("D", "K"):
+                self._body_actions(heads[0], body, source, target_doc, effective, head)
+                return True
         fragments = self._fragments(unit)
         used_fragments: set[int] = set()
         textual: tuple[str, list[str] | None, str] | None = None  # the last phrase edit
-        for action, seg in segments:
+        verb = ""  # the verb of the last clause that has one (a list item inherits it)
+        series: list[str] = []  # phrase edits of a series whose places come at its end
+        for (action, seg), seg_quotes in zip(segments, quoted, strict=True):
             if action is None:
                 continue
+            own_verb = _VERB_WORD.match(seg)
+            if own_verb:
+                verb = own_verb.group(0)
             if action == "PLACES" and textual is not None:
                 method, edits, said = textual
                 for path in self._targets(seg, container, target_doc=target_doc):
@@ -474,18 +487,33 @@ class _Extractor:
                                       f"{said} — {seg}"[:500], effective, edits=edits))
                 continue
             if action == "TEXTUAL":
-                low = seg.lower()
+                # "Bãi bỏ Điều 7; cụm từ “X” tại khoản 1 Điều 17": the item takes the list's verb
+                worded = seg if own_verb or not verb else f"{verb} {seg}"
+                low = worded.lower()
                 method = ("textual_substitution" if re.search(r"thay|bằng", low) else
                           "phrase_addition" if low.startswith("bổ sung") else "phrase_removal")
-                edits = applicable_edits(seg, quoted.get(seg, []))
-                textual = (method, edits, _unmask(seg, quoted.get(seg, [])))
+                said = _unmask(seg, seg_quotes)
                 paths = self._targets(seg, container, phrase=True, target_doc=target_doc)
+                raw = phrase_edits(worded, seg_quotes) or []
+                if not paths and not _WHOLE_TEXT.search(seg) and raw:
+                    # "Thay thế cụm từ “A” bằng cụm từ “B”; cụm từ “C” bằng cụm từ “D” tại
+                    # khoản 2 Điều 16, …": the places at the end of the series serve every pair
+                    series.extend(raw)
+                    continue
+                edits = (simultaneous(series + raw) if series and raw else
+                         applicable_edits(worded, seg_quotes))
+                series = []
+                if (method == "phrase_removal" and len(paths) > 1
+                        and re.match(rf"(?:{REPEAL_WORD}|{ANNUL_WORD})\b", verb, re.IGNORECASE)):
+                    # "Bãi bỏ cụm từ “X” tại khoản 2 Điều 40, khoản 4 Điều 61, Điều 58": a place
+                    # that nowhere holds the phrase is itself repealed (derive_phrase_versions)
+                    method = "listed_phrase_removal"
+                textual = (method, edits, said)
                 for path in paths:
                     self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method,
-                                      _unmask(seg, quoted.get(seg, [])), effective, edits=edits))
+                                      said, effective, edits=edits))
                 if not paths and _WHOLE_TEXT.search(seg):
-                    self.add(Relation(source, target_doc, "AMENDS", method,
-                                      _unmask(seg, quoted.get(seg, [])), effective,
+                    self.add(Relation(source, target_doc, "AMENDS", method, said, effective,
                                       target_kind="document", edits=edits))
                 continue
             if action == "RENUMBER":
@@ -550,6 +578,63 @@ class _Extractor:
                              else "lead" if _LEAD_ONLY.search(target_part) else None)
                 self._new_units(frag, target_doc, path, action, effective, anchor_path, scope)
         return True
+
+    def _body_actions(self, path: str, lines: list[str], source: str, target_doc: str,
+                      effective: date | None, head: str) -> None:
+        """The unquoted instructions under ``… khoản 3 như sau:`` (``Thay thế cụm từ “A” thành
+        “B”.``, ``Bỏ cụm từ “A”, thay thế từ “C” thành “D”.``, ``Bãi bỏ điểm d và sửa đổi điểm
+        đ thành điểm d.``), each read inside the unit ``path`` the line above names: phrase edits
+        of that unit (applied at once), repeals and renumberings of its parts. A line read as
+        none of these leaves the unit amended with its new wording unknown."""
+        inside = [(x[0], x[1:]) for x in path.split(".")]
+        target = f"{target_doc}:{path}"
+        raw: list[str] = []
+        methods: list[str] = []
+        said: list[str] = []
+        unread = False
+        for line in lines:
+            masked = mask_quotes(line.strip().rstrip(".;"))
+            quotes = _quotes(line)
+            pieces = [x.strip(" ,") for part in split_actions(masked)
+                      for x in _PHRASE_ACTION_SPLIT.split(part) if x.strip(" ,")]
+            for piece, piece_quotes in zip(pieces, _segment_quotes(masked, quotes, pieces),
+                                           strict=True):
+                action = self._action(piece)
+                if action == "TEXTUAL":
+                    edits = phrase_edits(piece, piece_quotes)
+                    if edits:
+                        raw.extend(edits)
+                        low = piece.lower()
+                        methods.append("textual_substitution" if re.search(r"thay|bằng", low)
+                                       else "phrase_addition" if low.startswith("bổ sung")
+                                       else "phrase_removal")
+                        said.append(_unmask(piece, piece_quotes))
+                        continue
+                elif action == "REPEALS":
+                    paths = self._targets(piece, inside, target_doc=target_doc)
+                    for sub in paths:
+                        self.add(Relation(source, f"{target_doc}:{sub}", "REPEALS",
+                                          "repeal_instruction", f"{head} — {piece}"[:500],
+                                          effective))
+                    if paths:
+                        continue
+                elif action == "RENUMBER":
+                    before = re.split(r"\s+thành\s+", piece, maxsplit=1, flags=re.IGNORECASE)[0]
+                    paths = self._targets(before, inside, target_doc=target_doc)
+                    for sub in paths:
+                        self.add(Relation(source, f"{target_doc}:{sub}", "AMENDS", "renumbering",
+                                          f"{head} — {piece}"[:500], effective))
+                    if paths:
+                        continue
+                unread = True
+        if raw:
+            method = next((m for m in methods if m == "textual_substitution"), methods[0])
+            self.add(Relation(source, target, "AMENDS", method,
+                              f"{head} — {'; '.join(said)}"[:500], effective,
+                              edits=simultaneous(raw)))
+        if unread:
+            self.add(Relation(source, target, "AMENDS", "amend_instruction", head[:500],
+                              effective))
 
     def _segments(self, parts: list[str], base: str | None) -> list[tuple[str | None, str]]:
         """Actions of a list of clauses; a clause without a verb takes the one before it
@@ -630,7 +715,7 @@ class _Extractor:
             return "ANNEX"
         if low.startswith(("bãi bỏ", "hủy bỏ", "huỷ bỏ")):
             return "REPEALS"
-        if re.match(r"đánh\s+số(?:\s+lại)?\s", low):
+        if re.match(r"đánh\s+số(?:\s+lại)?\s", low) or _RENUMBER_AS_AMEND.match(low):
             return "RENUMBER"
         if low.startswith("sửa đổi"):
             return "AMENDS"
@@ -943,16 +1028,43 @@ class _Extractor:
                                   target_kind="unit"))
 
 
-def _segment_quotes(masked: str, quotes: list[str], segments: list[str]) -> dict[str, list[str]]:
-    """Each segment of ``masked`` (in order) with the quotations it masks."""
-    out: dict[str, list[str]] = {}
+# the verb a clause of an instruction starts with ("bãi bỏ" before "bỏ")
+_VERB_WORD = re.compile(
+    rf"^(?:{REPEAL_WORD}|{ANNUL_WORD}|bỏ|{REPLACE_WORD}|thay|{AMEND_WORD}|{SUPPLEMENT_WORD})(?=\s)",
+    re.IGNORECASE)
+# "Bỏ cụm từ “A”, thay thế từ “B” thành “C”": a phrase edit of its own after a comma
+_PHRASE_ACTION_SPLIT = re.compile(
+    rf",\s+(?=(?:{REPEAL_WORD}|bỏ|{REPLACE_WORD}|thay|{SUPPLEMENT_WORD})\s+{PHRASE_OBJECT}\b)",
+    re.IGNORECASE)
+# "sửa đổi điểm đ thành điểm d": a new number, the wording unchanged
+_RENUMBER_AS_AMEND = re.compile(
+    rf"^{AMEND_WORD}\s+(?:điểm|khoản|điều|tiết|mục)\s+[\w.]+\s+thành\s+(?:điểm|khoản|điều|tiết|mục)"
+    r"\s+[\w.]+\s*$", re.IGNORECASE)
+
+
+def _body_instructions(unit: Unit, text: str) -> list[str]:
+    """The lines under an instruction that ends ``như sau:`` when they are instructions of
+    their own, not quoted (``Thay thế cụm từ “A” thành “B”.``), else []."""
+    if not _HOW.search(text.split("\n")[0] + " "):
+        return []
+    lines = [x.strip() for x in (unit.own_text or "").split("\n")[1:] if x.strip()]
+    if not lines or not all(_ACTION_START.match(x) for x in lines):
+        return []
+    return lines
+
+
+def _segment_quotes(masked: str, quotes: list[str], segments: list[str]) -> list[list[str]]:
+    """The quotations each segment of ``masked`` masks, in the segments' order (two segments
+    may read alike once masked: ``cụm từ “…” bằng cụm từ “…”; cụm từ “…” bằng …``)."""
+    out: list[list[str]] = []
     at = 0
     for seg in segments:
         i = masked.find(seg, at)
         if i < 0:
+            out.append([])
             continue
         before = masked[:i].count("“…”")
-        out[seg] = quotes[before: before + seg.count("“…”")]
+        out.append(quotes[before: before + seg.count("“…”")])
         at = i + len(seg)
     return out
 
