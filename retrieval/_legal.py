@@ -59,6 +59,13 @@ W_ARTICLE_MENTION = 0.3
 # 12/2016/NĐ-CP"): above its article and sibling clauses whatever their search scores (a fused
 # score is at most 1), and a candidate even when neither index found it.
 W_UNIT_MENTION = 1.0
+# The question quotes a passage ("nội dung “…” được quy định thế nào?") and the candidate's text
+# holds it: as strong as naming the unit, more the more of the text the passage fills (a point
+# that is mostly the passage before the article that also holds it). Of the QUOTE_POOL full-text
+# hits of the quoted words, the QUOTED_MAX that hold the passage join the candidates.
+W_QUOTE = 1.0
+QUOTE_POOL = 50
+QUOTED_MAX = 10
 # A definitional question ("X là Y", "Thế nào là X?") and a candidate that defines X (its
 # DEFINES edge, or one of its clauses'): DEFINITION_FLOOR for naming the term, the rest by the
 # share of the question's predicate bigrams the definition repeats.
@@ -276,6 +283,11 @@ def rerank_params(prepared: PreparedQuery, cfg: RetrievalConfig) -> dict[str, An
         doc_numbers=typed_list(name_form(n) for n in prepared.doc_numbers),
         articles=typed_list(prepared.articles),
         unit_paths=typed_list(prepared.units if cfg.rerank else ()),
+        quotes=typed_list(prepared.quotes if cfg.rerank else ()),
+        quote_query=prepared.lucene_quote if cfg.rerank else "",
+        quote_pool=QUOTE_POOL,
+        quoted_max=QUOTED_MAX,
+        w_quote=W_QUOTE if cfg.rerank else 0.0,
         q_grams=typed_list(question_grams(q_fold)),
         q_subject=prepared.subject,
         p_grams=typed_list(phrase_grams(prepared.predicate)),
@@ -327,7 +339,7 @@ def phrase_grams(text: str) -> list[str]:
 
 def _candidate(c: Mapping[str, Any], reranked: bool) -> Candidate:
     keys = ("dense", "sparse", "dense_norm", "sparse_norm", "fused") + (
-        ("heading", "body", "definition", "rerank") if reranked else ())
+        ("heading", "body", "definition", "quote", "rerank") if reranked else ())
     scores = {key: float(c[key]) for key in keys if c.get(key) is not None}
     return Candidate(c["id"], c["doc_id"], scores, float(c["rerank"]))
 

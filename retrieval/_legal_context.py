@@ -47,6 +47,17 @@ def assemble_context(
     def add(item: ContextItem) -> None:
         nonlocal chars, truncated
         if item.node_id in seen:
+            # A unit first met as the article holding an earlier seed (its heading alone, a
+            # provenance item) and then found itself: its own item, with its text, takes the
+            # stand-in's place (else the reader would never see the article's wording).
+            at = next((i for i, it in enumerate(items) if it.node_id == item.node_id), None)
+            if at is None or items[at].role != "provenance" or item.role == "provenance":
+                return
+            if chars - len(items[at].text) + len(item.text) > cfg.max_chars:
+                truncated = True
+                return
+            chars += len(item.text) - len(items[at].text)
+            items[at] = replace(item, rank=at + 1)
             return
         if len(items) >= cfg.max_items or chars + len(item.text) > cfg.max_chars:
             truncated = True

@@ -4,7 +4,7 @@ and the mentions of documents and units a question makes (used to re-rank candid
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -30,6 +30,12 @@ _UNIT = re.compile(r"(?:\bđiểm\s+([a-zđ]{1,2})\s+(?:tại\s+|của\s+)?)?"
                    r"(?:\bkhoản\s+(\d+[a-zđ]?)\s+(?:tại\s+|của\s+)?)?\bđiều\s+(\d+[a-zđ]?)\b",
                    re.IGNORECASE)
 _FILTER_KEYS = {"doc_types", "issuers", "doc_ids"}
+# Quoted passages: typographic double quotes, guillemets, straight double quotes (single quotes
+# are apostrophes too often to be read as quotes).
+_QUOTE = re.compile(r"“([^”]{1,2000})”|«([^»]{1,2000})»|\"([^\"]{1,2000})\"")
+MAX_QUOTES = 3
+MIN_QUOTE_WORDS = 3
+MAX_QUOTE_CHARS = 300
 # Definitional questions: "Thế nào là X?", "Khái niệm X", and statements "X là Y" / "Việc X là Y"
 # / "X được hiểu là Y" (ALQAC's true-or-false form). The term is what a definitions article
 # ("Giải thích từ ngữ") would list; loaders store such terms as DefinedTerm nodes.
@@ -72,6 +78,8 @@ class PreparedQuery:
     subject: str = ""  # the term a definitional question is about, folded ("" when none)
     predicate: str = ""  # what the question says the term is, folded ("" when it asks)
     units: tuple[str, ...] = ()  # unit paths the question names ("D5", "D5.K2", "D5.K2.a")
+    quotes: tuple[str, ...] = ()  # the passages the question quotes, folded (quoted_passages)
+    lucene_quote: str = ""  # full-text query over the quoted words (quote_query; "" when none)
 
 
 def segment(text: str) -> str:
@@ -166,8 +174,46 @@ def prepare_question(question: object) -> PreparedQuery:
     numbers = tuple(dict.fromkeys(normalise_doc_number(m) for m in _DOC_NUMBER.findall(q)))
     articles = tuple(dict.fromkeys(m.lower() for m in _ARTICLE.findall(q)))
     subject, predicate = definition_subject(fold(q))
+    quotes = quoted_passages(q)
     return PreparedQuery(q, seg, lucene, terms, numbers, articles, content, subject, predicate,
-                         named_units(q))
+                         named_units(q), quotes, quote_query(quotes))
+
+
+def quoted_passages(question: str) -> tuple[str, ...]:
+    """The passages a question quotes (between “ ”, « » or straight double quotes), folded as
+    :func:`fold` does, edge punctuation stripped; at most ``MAX_QUOTES``, each of at least
+    ``MIN_QUOTE_WORDS`` words and at most ``MAX_QUOTE_CHARS`` characters (a longer one is cut at
+    a word boundary: a prefix of a quote is still in the text that holds the quote).
+
+    A quoted passage is a user's exact words from the law ("nội dung “…” được quy định thế
+    nào?"): the units whose text holds it are what the question is about.
+    """
+    out: list[str] = []
+    for m in _QUOTE.finditer(question):
+        passage = fold(next(g for g in m.groups() if g is not None)).strip(_EDGE_PUNCT)
+        if len(passage) > MAX_QUOTE_CHARS:
+            passage = passage[:MAX_QUOTE_CHARS].rsplit(" ", 1)[0]
+        if len(passage.split()) >= MIN_QUOTE_WORDS and passage not in out:
+            out.append(passage)
+        if len(out) == MAX_QUOTES:
+            break
+    return tuple(out)
+
+
+def quote_query(quotes: Sequence[str]) -> str:
+    """An OR-query over the quoted passages' segmented words for the full-text index (which is
+    case-sensitive): each word but the ``LEXICAL_STOPWORDS`` in lower case and capitalised
+    ("đại_hội_đồng", "Đại_hội_đồng"); ``""`` when there is no quote or no searchable word."""
+    terms: list[str] = []
+    for passage in quotes:
+        for tok in _TOKEN.findall(segment(passage)):
+            tok = tok.strip(".-/")
+            if not tok or not any(c.isalnum() for c in tok) or tok.lower() in LEXICAL_STOPWORDS:
+                continue
+            for form in (tok.lower(), tok[:1].upper() + tok[1:].lower()):
+                if form not in terms:
+                    terms.append(form)
+    return " ".join(escape_term(t) for t in terms[:MAX_QUERY_TERMS])
 
 
 def named_units(question: str) -> tuple[str, ...]:

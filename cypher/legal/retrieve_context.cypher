@@ -1,4 +1,4 @@
-// purpose: Full legal retrieval in one round trip: seed candidates (dense from the vector index, or exact cosine over the filtered units; lexical from the full-text index over segmented text), filtered by document and as-of date before fusion, fused by per-query min-max linear fusion or reciprocal rank fusion; re-ranked with the question's own document, article and unit mentions (a unit named with its document is a candidate even when neither index found it), heading phrases (a clause or point: the heading of its article), the question's phrases that the candidate's article text repeats and, for a definitional question, the defining unit; the top k traced to the wording in force, with one hop of references and provenance.
+// purpose: Full legal retrieval in one round trip: seed candidates (dense from the vector index, or exact cosine over the filtered units; lexical from the full-text index over segmented text), filtered by document and as-of date before fusion, fused by per-query min-max linear fusion or reciprocal rank fusion; re-ranked with the question's own document, article and unit mentions (a unit named with its document is a candidate even when neither index found it), passages the question quotes (a unit whose text holds one is a candidate too, the most specific first), heading phrases (a clause or point: the heading of its article), the question's phrases that the candidate's article text repeats and, for a definitional question, the defining unit; the top k traced to the wording in force, with one hop of references and provenance.
 // mode: read
 // param vector: list<float> -- query embedding (E5 query side)
 // param query: string -- Lucene query over text_segmented (segmented, special characters escaped); ignored when use_sparse is false
@@ -21,6 +21,11 @@
 // param articles: list<string> -- article numbers the question names, lower case ([''] : none)
 // param unit_paths: list<string> -- unit paths the question names with a document ('D5', 'D5.K2', 'D5.K2.a'; [''] : none or no re-rank): those units of the named documents are candidates whatever the search found
 // param w_unit: float -- re-rank bonus when the question names the candidate's document and its exact unit path (0: no re-rank)
+// param quotes: list<string> -- passages the question quotes, folded (a text is compared in lower case, line breaks and tabs as spaces) ([''] : none or no re-rank): units whose text holds one are candidates whatever the searches found
+// param quote_query: string -- Lucene query over the quoted passages' segmented words (lower case and capitalised; '' : no quote)
+// param quote_pool: int -- full-text hits of the quoted words read before the passage test
+// param quoted_max: int -- most units the quote branch adds (those whose text the quote fills most)
+// param w_quote: float -- re-rank bonus times (1 + the share of the candidate's text the quote fills) / 2, when the candidate's text holds a quoted passage (0: none)
 // param q_grams: list<string> -- the folded question's syllables and syllable bigrams ("a b")
 // param w_doc: float -- re-rank bonus when the question names the candidate's document (0: no re-rank)
 // param w_article: float -- re-rank bonus when it also names the candidate's article number
@@ -117,7 +122,34 @@ CALL () {
   WITH DISTINCT node
   RETURN collect({id: node.id, score: 1.0}) AS named
 }
-WITH dense, sparse, named,
+// Units whose text holds a passage the question quotes ("nội dung “…” được quy định thế nào?"):
+// the full-text hits of the quoted words, kept when their text holds the passage itself, the
+// most specific first (the point before the clause and the article that hold it too), under the
+// same date and filter rules; candidates whatever the two searches found.
+CALL () {
+  CALL () {
+    WITH 1 AS one WHERE $quote_query <> ''
+    CALL db.index.fulltext.queryNodes('legalunit_text_segmented_fulltext', $quote_query, {limit: $quote_pool})
+      YIELD node
+    RETURN node
+  }
+  OPTIONAL MATCH (d:LegalNode {id: node.doc_id}) WHERE d:Document
+  WITH node, d
+  WHERE CASE WHEN coalesce(node.valid_from_unknown, false) AND node.valid_from IS NULL
+      THEN node.not_before IS NOT NULL AND node.not_before <= $as_of
+      ELSE node.valid_from IS NULL OR node.valid_from <= $as_of END
+    AND (d IS NULL OR d.issue_date IS NULL OR d.issue_date <= $as_of)
+    AND (NOT $has_filter OR (d IS NOT NULL
+      AND ($doc_ids = [''] OR d.id IN $doc_ids)
+      AND ($doc_types = [''] OR toLower(d.doc_type) IN $doc_types)
+      AND ($issuers = [''] OR toLower(d.issuer) IN $issuers)))
+  WITH node, replace(replace(toLower(coalesce(node.text, '')), '\n', ' '), '\t', ' ') AS folded
+  WITH node, [qt IN $quotes WHERE folded CONTAINS qt | toFloat(size(qt)) / size(folded)] AS fills
+  WHERE size(fills) > 0
+  WITH node, apoc.coll.max(fills) AS fill ORDER BY fill DESC, node.id LIMIT $quoted_max
+  RETURN collect({id: node.id, score: fill}) AS quoted
+}
+WITH dense, sparse, named + quoted AS named,
   CASE WHEN size(dense) > 0 THEN dense[0].score END AS dmax,
   CASE WHEN size(dense) > 0 THEN dense[size(dense) - 1].score END AS dmin,
   CASE WHEN size(sparse) > 0 THEN sparse[0].score END AS smax,
@@ -160,18 +192,23 @@ CALL (u) {
 // (share of the heading's syllable bigrams; a one-syllable heading: the syllable). Names and
 // headings are folded as the question is: lower case, runs of whitespace as one space.
 WITH id, u, scope, dense, sparse, dense_norm, sparse_norm, fused, heading,
+  CASE WHEN $quotes = [''] THEN ''
+    ELSE replace(replace(toLower(coalesce(u.text, '')), '\n', ' '), '\t', ' ') END AS ftext,
   apoc.text.join([w IN apoc.text.split(toLower(coalesce(d.number, '')), '(?U)\\s+') WHERE w <> ''], ' ') AS number,
   apoc.text.replace(
     apoc.text.join([w IN apoc.text.split(toLower(coalesce(d.title, '')), '(?U)\\s+') WHERE w <> ''], ' '),
     ' (?:năm )?[0-9]{4}$', '') AS title_key,
   [w IN apoc.text.split(toLower(heading), '[^\\p{L}\\p{N}_]+') WHERE w <> ''] AS syl
+// A quoted passage the candidate's text holds: the share of that text it fills (null: none).
 WITH id, u, scope, dense, sparse, dense_norm, sparse_norm, fused,
+  CASE WHEN ftext = '' THEN null
+    ELSE apoc.coll.max([qt IN $quotes WHERE ftext CONTAINS qt | toFloat(size(qt)) / size(ftext)]) END AS quote,
   CASE WHEN number <> '' AND number IN $doc_numbers THEN 1.0
     WHEN size(title_key) >= 8 AND $q_fold CONTAINS title_key THEN 1.0
     ELSE 0.0 END AS doc_hit,
   apoc.coll.toSet(CASE WHEN size(syl) = 1 THEN syl
     ELSE [i IN range(0, size(syl) - 2) | syl[i] + ' ' + syl[i + 1]] END) AS grams
-WITH id, u, scope, dense, sparse, dense_norm, sparse_norm, fused, doc_hit,
+WITH id, u, scope, dense, sparse, dense_norm, sparse_norm, fused, doc_hit, quote,
   CASE WHEN doc_hit = 1.0 AND id CONTAINS ':D'
     AND toLower(split(last(split(id, ':D')), '.')[0]) IN $articles THEN 1.0 ELSE 0.0 END AS art_hit,
   CASE WHEN doc_hit = 1.0 AND last(split(id, ':')) IN $unit_paths THEN 1.0 ELSE 0.0 END AS unit_hit,
@@ -201,15 +238,16 @@ CALL (scope) {
   WITH ' ' + apoc.text.replace(toLower(coalesce(scope.text, '')), '[^\\p{L}\\p{N}_]+', ' ') + ' ' AS spaced
   RETURN max(toFloat(size([g IN $q_body WHERE spaced CONTAINS ' ' + g + ' '])) / size($q_body)) AS body
 }
-WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, overlap, definition, body,
+WITH id, u, dense, sparse, dense_norm, sparse_norm, fused, overlap, definition, body, quote,
   fused + ($w_doc * doc_hit + $w_article * art_hit + $w_unit * unit_hit + $w_heading * overlap
     + $w_body * coalesce(body, 0.0))
+    + CASE WHEN quote IS NULL THEN 0.0 ELSE $w_quote * (1.0 + quote) / 2.0 END
     + CASE WHEN definition IS NULL THEN 0.0
       ELSE $w_definition * ($definition_floor + (1.0 - $definition_floor) * definition) END AS score
 ORDER BY score DESC, id
 WITH collect({id: id, doc_id: u.doc_id, dense: dense, sparse: sparse, dense_norm: dense_norm,
   sparse_norm: sparse_norm, fused: fused, heading: overlap, body: body, definition: definition,
-  rerank: score}) AS ranked
+  quote: quote, rerank: score}) AS ranked
 WITH ranked[..$k] AS chosen
 WITH chosen, [c IN chosen | c.id] AS seed_ids
 CALL (seed_ids) {

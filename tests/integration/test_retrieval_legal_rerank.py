@@ -172,3 +172,43 @@ def test_a_unit_named_with_its_document_is_a_candidate_though_no_index_finds_it(
     # before its document was issued the unit is no candidate, named or not
     early = retriever.retrieve(q, k=2, as_of="2009-06-01", config=cfg)
     assert f"{doc}:D25.K2" not in early.seeds
+
+
+def test_a_quoted_passage_brings_the_unit_that_holds_it_most_specific_first(
+        retriever: LegalRetriever, runner: Neo4jRunner) -> None:
+    # Điều 40 and its clause 3 both hold the quoted passage (across a line break in the article,
+    # and in another case and spacing than the question writes it); clause 1 and Điều 41 share
+    # most of its words but not the passage. With two candidates per search branch only the
+    # quote brings both in, the clause ahead of its article.
+    doc = "68/2020/QH14"
+    k1 = "1. Công dân có quyền đăng ký thường trú tại chỗ ở hợp pháp."
+    k3 = ("3. Trường hợp đăng ký thường trú tại chỗ ở hợp pháp do thuê, mượn thì phải được chủ sở "
+          "hữu đồng ý\nbằng văn bản.")
+    write_graph(runner.driver, [], [
+        {"id": f"{doc}:D40", "doc_id": doc, "level": "Article", "number": "40", "path": "D40",
+         "heading": "Điều kiện đăng ký", "text": f"Điều 40. Điều kiện đăng ký\n{k1}\n{k3}",
+         "citation": None},
+        {"id": f"{doc}:D40.K1", "doc_id": doc, "level": "Clause", "number": "1", "path": "D40.K1",
+         "parent": f"{doc}:D40", "text": k1, "citation": None},
+        {"id": f"{doc}:D40.K3", "doc_id": doc, "level": "Clause", "number": "3", "path": "D40.K3",
+         "parent": f"{doc}:D40", "text": k3, "citation": None},
+        {"id": f"{doc}:D41", "doc_id": doc, "level": "Article", "number": "41", "path": "D41",
+         "heading": "Thuê nhà", "text": "Điều 41. Thuê nhà\nChủ sở hữu đồng ý cho thuê, mượn "
+         "chỗ ở hợp pháp bằng văn bản.", "citation": None}], [])
+    q = ("Theo Luật số 68/2020/QH14, nội dung “thuê, mượn thì phải được chủ sở hữu đồng ý bằng  "
+         "văn bản” được quy định như thế nào?")
+    ctx = retriever.retrieve(q, k=3, as_of="2024-01-01", config=RetrievalConfig(candidates=2))
+    assert ctx.seeds[:2] == [f"{doc}:D40.K3", f"{doc}:D40"]
+    # the share of its text the passage fills orders the two that hold it
+    assert 0.4 < _scores(ctx)[f"{doc}:D40.K3"]["quote"] < 1.0
+    assert f"{doc}:D40.K1" not in ctx.seeds and f"{doc}:D41" not in ctx.seeds[:2]
+    # the flat baseline has no such signal; the same words unquoted are no passage
+    flat = retriever.retrieve(q, k=3, as_of="2024-01-01",
+                              config=RetrievalConfig(candidates=2, rerank=False))
+    assert "quote" not in _scores(flat).get(flat.seeds[0], {})
+    unquoted = retriever.retrieve(q.replace("“", "").replace("”", ""), k=3, as_of="2024-01-01",
+                                  config=RetrievalConfig(candidates=2))
+    assert all(s.get("quote") is None for s in _scores(unquoted).values())
+    # before the document was issued nothing it holds is a candidate, quoted or not
+    early = retriever.retrieve(q, k=3, as_of="2009-06-01", config=RetrievalConfig(candidates=2))
+    assert not any(s.startswith(doc) for s in early.seeds)

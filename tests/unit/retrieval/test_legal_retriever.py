@@ -116,6 +116,30 @@ def test_a_question_names_units_as_their_paths_and_only_the_rerank_sends_them() 
     assert flat["unit_paths"] == [""] and flat["w_unit"] == 0.0
 
 
+def test_a_question_quotes_passages_and_only_the_rerank_sends_them() -> None:
+    from hopgraph.retrieval._legal_query import quote_query, quoted_passages
+
+    q = ("Theo Luật Doanh nghiệp 2020 áp dụng ngày 30/06/2025, nội dung “Theo quyết định của  "
+         "Đại hội đồng cổ đông, công ty hoàn trả một” được quy định như thế nào?")
+    assert quoted_passages(q) == (
+        "theo quyết định của đại hội đồng cổ đông, công ty hoàn trả một",)
+    # guillemets and straight quotes too; too short a quote (under three words) is no passage;
+    # the same passage twice is one
+    assert quoted_passages('Cụm «các khoản nợ và nghĩa vụ» và "Y tế" và “các khoản nợ và '
+                           'nghĩa vụ.”') == ("các khoản nợ và nghĩa vụ",)
+    assert quoted_passages("Điều 5 quy định gì?") == ()
+    # the full-text index is case-sensitive: every quoted word in both forms, no stopword
+    query = quote_query(("hoàn trả cho cổ đông",))
+    assert "hoàn_trả" in query.split() and "Hoàn_trả" in query.split()
+    assert "cho" not in query.split() and quote_query(()) == ""
+    prepared = prepare_question(q)
+    params = rerank_params(prepared, RetrievalConfig())
+    assert params["quotes"] == list(prepared.quotes) and params["w_quote"] > 0
+    assert params["quote_query"] == prepared.lucene_quote != ""
+    flat = rerank_params(prepared, RetrievalConfig(rerank=False))
+    assert flat["quotes"] == [""] and flat["quote_query"] == "" and flat["w_quote"] == 0.0
+
+
 def test_body_grams_leave_out_pairs_of_stopwords() -> None:
     grams = body_grams("viên chức có được ký hợp đồng vụ, việc không?")
     assert "hợp đồng" in grams and "đồng vụ" in grams and "vụ việc" in grams
@@ -258,3 +282,24 @@ def test_every_legal_system_retrieves_at_the_questions_own_date(tmp_path: Path) 
 def test_bad_arguments_raise_retrieval_error(kwargs: dict[str, Any]) -> None:
     with pytest.raises(RetrievalError):
         LegalRetriever(_runner({}), HashEmbedder()).retrieve("mức hưởng", **kwargs)
+
+
+def test_an_article_found_after_its_clause_shows_its_text_in_its_headings_place() -> None:
+    # Seeds: clause 3 of Điều 7 first, then Điều 7 itself. The clause brings its article in as
+    # provenance (the heading alone); the article's own item, with its wording, takes that place.
+    article = _unit("A:D7", "Điều 7. Hồ sơ\n1. Một.\n3. Ba.", level="Article", number="7",
+                    heading="Hồ sơ")
+    clause = _unit("A:D7.K3", "3. Ba.", number="3", position=[
+        {"level": "Article", "id": "A:D7", "number": "7", "label": "Điều 7", "heading": "Hồ sơ"}])
+    seeds = [{"seed_rank": i, "seed_id": u["id"], "base_id": u["id"], "applicable_id": u["id"],
+              "decisive": None, "events": [], "cycles": 0, "doc_replaced": [], "references": [],
+              "unit_ids": []} for i, u in enumerate((clause, article))]
+    cands = [{**CANDIDATE, "id": u["id"], "rerank": 1.0 - i / 10}
+             for i, u in enumerate((clause, article))]
+    runner = _runner({"legal/retrieve_context": [
+        {"candidates": cands, "seeds": seeds, "units": [clause, article]}]})
+    ctx = LegalRetriever(runner, HashEmbedder(), today=lambda: date(2020, 1, 1)).retrieve(
+        "hồ sơ", k=2)
+    assert [(i.role, i.node_id, i.rank) for i in ctx.items] == [
+        ("seed", "A:D7.K3", 1), ("seed", "A:D7", 2)]
+    assert ctx.items[1].text == article["text"] and ctx.items[1].applicable
