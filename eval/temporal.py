@@ -78,6 +78,11 @@ def judge(served: str, wordings: Sequence[str | None]) -> int | None:
         # the other wording.
         inside = [fuzz.partial_ratio(s, f) / 100 if f and len(s) < FRAGMENT * len(f) else 0.0
                   for f in forms]
+        # ... unless it is (a part of) the best one itself: a served text equal to a short
+        # wording that a longer one extends ("3. Danh sách thành viên." before "…; danh sách
+        # chủ sở hữu hưởng lợi") is that short wording.
+        if len(s) <= len(forms[found]):
+            inside[found] = fuzz.partial_ratio(s, forms[found]) / 100
         if inside[found] < FRAGMENT_MATCH and any(
                 sc >= FRAGMENT_MATCH and forms[i] != forms[found] for i, sc in enumerate(inside)):
             return None

@@ -226,10 +226,30 @@ def _balance(line: str) -> int:
     return line.count("“") - line.count("”")
 
 
+def quoted(text: str) -> list[str]:
+    """The outermost “…” passages of ``text``, nested quotes kept inside them (a new wording
+    that quotes a stamp, “VIET NAM CUSTOMS”, is one passage). Where the quotes do not balance
+    (a closing quote missing), the passages are read as if no quote nested."""
+    out: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch == "“":
+            if depth == 0:
+                start = i + 1
+            depth += 1
+        elif ch == "”" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                out.append(text[start:i])
+    if depth:
+        return _QUOTE.findall(text)
+    return out
+
+
 def new_wording(instruction: str, target: Address, previous: str | None) -> tuple[str | None, str]:
     """The wording an amending unit's text gives ``target``, and how it was read
     (``quoted`` / ``phrase`` / a reason it could not be)."""
-    quotes = [q.strip() for q in _QUOTE.findall(instruction) if q.strip()]
+    quotes = [q.strip() for q in quoted(instruction) if q.strip()]
     label = normalise_label(address_label(target))
     own = [q for q in quotes if normalise_label(q).startswith(label)]
     if len(own) == 1:

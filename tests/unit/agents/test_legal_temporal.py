@@ -131,6 +131,25 @@ def test_a_part_of_the_new_wording_is_not_judged_the_old_one() -> None:
     assert judge(old, [old, new]) == 0 and judge(new, [old, new]) == 1
 
 
+def test_a_new_wording_that_quotes_a_stamp_is_read_whole() -> None:
+    from hopgraph.eval.temporal_gold import quoted
+
+    text = ("45. Sửa đổi Điều 7 như sau:\n“Điều 7. Thủ tục\n1. Đóng dấu “VIET NAM CUSTOMS” "
+            "lên tờ khai.\n2. Lưu hồ sơ.”")
+    assert quoted(text) == ["Điều 7. Thủ tục\n1. Đóng dấu “VIET NAM CUSTOMS” lên tờ khai.\n"
+                            "2. Lưu hồ sơ."]
+    # phrases side by side are separate passages; a quote left open reads as before
+    assert quoted("Thay cụm từ “A B” bằng cụm từ “C D”.") == ["A B", "C D"]
+    assert quoted("Thay “A” bằng “B") == ["A"]
+
+
+def test_a_short_wording_a_later_one_extends_is_judged_itself() -> None:
+    old = "3. Danh sách thành viên."
+    new = "3. Danh sách thành viên; danh sách chủ sở hữu hưởng lợi của doanh nghiệp (nếu có)."
+    assert judge("3. Danh sách thành viên.", [old, new]) == 0  # was None
+    assert judge(new, [old, new]) == 1
+
+
 def test_a_quote_that_rewrites_two_clauses_gives_the_target_its_own() -> None:
     text, how = new_wording("Sửa đổi khoản 1 và khoản 2 Điều 18 như sau:\n“1. Nhập khẩu: 30 "
                             "ngày;\n2. Xuất khẩu: 8 giờ.”", ("18", "1", None), "1. Nhập khẩu.")
