@@ -148,7 +148,7 @@ def assemble_context(
                 note += "; " + unknown_date_note(s_before)
             add(replace(_item(succ, "successor", cand.id, follow_score, path, s_applicable, note),
                         date_unknown=s_unknown, not_before=s_before if s_unknown else None))
-        for part in info.get("parts") or []:
+        for part in outer_parts(info):
             shown = units.get(part["shown_id"]) if part.get("shown_id") else None
             if shown is None or part["shown_id"] == applicable_id:
                 continue
@@ -195,7 +195,18 @@ def assemble_context(
 # parts_changed_from is derived at load (legal/derive_version_validity); the parts the
 # trace reads back go two levels down, at most this many (legal/_trace_seeds)
 _TRACED_PART_LEVELS = ("Article", "Clause", "Point")
-_MAX_TRACED_PARTS = 8
+_MAX_TRACED_PARTS = 24
+
+
+def outer_parts(info: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The changed parts traced back for a seed, less those inside another changed part: a
+    point of a clause given a new wording (or repealed with it) is in that clause's new wording
+    already (every part listed is changed at the date: a version in force, inserted or
+    repealed)."""
+    parts = info.get("parts") or []
+    changed = {p["part_id"] for p in parts}
+    return [p for p in parts
+            if not any(p["part_id"].startswith(other + ".") for other in changed)]
 
 
 def _stale_inside(unit: Mapping[str, Any], as_of: date) -> bool:
@@ -209,7 +220,7 @@ def _parts_cover(unit: Mapping[str, Any], info: Mapping[str, Any]) -> bool:
     """Whether the parts traced back can hold every changed part of the unit (two levels
     down: an article's clauses and points; not a chapter's)."""
     return (unit.get("level") in _TRACED_PART_LEVELS
-            and len(info.get("parts") or []) < _MAX_TRACED_PARTS)
+            and len(info.get("parts") or []) < _MAX_TRACED_PARTS)  # the query's LIMIT not hit
 
 
 def _stale_inside_note(unit: Mapping[str, Any], as_of: date) -> str:
@@ -331,7 +342,9 @@ def _consolidated_seed(unit: Mapping[str, Any], info: Mapping[str, Any],
     changes: list[PartChange] = []
     readings: list[str] = []
     unknown, not_before = False, None
-    for part in info.get("parts") or []:
+    # a part inside another changed part is in that part's new wording: applying it again
+    # would look for text no longer there
+    for part in outer_parts(info):
         orig = units.get(part["part_id"]) or {}
         shown = units.get(part["shown_id"]) if part.get("shown_id") else None
         name = orig.get("citation") or part["part_id"]

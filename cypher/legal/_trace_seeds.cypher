@@ -132,7 +132,7 @@ CALL (base) {
       WHEN EXISTS { (part)<-[:SUPPLEMENTS]-() } AND p_start <= $as_of THEN part END AS shown
   WITH part, repealed, shown WHERE repealed
     OR (shown IS NOT NULL AND (shown.valid_to IS NULL OR shown.valid_to > $as_of))
-  ORDER BY part.id LIMIT 8
+  ORDER BY part.id LIMIT 24
   RETURN collect({part_id: part.id, shown_id: shown.id, anchor_id: part.inserted_after,
     kind: CASE WHEN repealed THEN 'REPEALS' WHEN shown = part THEN 'SUPPLEMENTS'
       ELSE 'VERSION_OF' END}) AS parts

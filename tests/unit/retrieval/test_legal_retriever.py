@@ -303,3 +303,34 @@ def test_an_article_found_after_its_clause_shows_its_text_in_its_headings_place(
     assert [(i.role, i.node_id, i.rank) for i in ctx.items] == [
         ("seed", "A:D7.K3", 1), ("seed", "A:D7", 2)]
     assert ctx.items[1].text == article["text"] and ctx.items[1].applicable
+
+
+def test_a_point_inside_a_clause_with_a_new_wording_is_not_applied_twice() -> None:
+    # Điều 7's clause 1 got a new wording (its points with it: each old point has a version
+    # too). The article at the date is its text with the new clause, complete and applicable,
+    # and the clause's points are not listed again beside the clause.
+    article = _unit("A:D7", "Điều 7. Hồ sơ\n1. Hồ sơ gồm:\na) Tờ khai;\n2. Nộp một bộ.",
+                    level="Article", number="7", heading="Hồ sơ", parts_changed_from=date(2018, 6, 5))
+    k1 = _unit("A:D7.K1", "1. Hồ sơ gồm:\na) Tờ khai;", number="1")
+    k1a = _unit("A:D7.K1.a", "a) Tờ khai;", level="Point", number="a")
+    new_k1 = _unit("A:D7.K1@B", "1. Hồ sơ gồm:\na) Tờ khai điện tử;\nb) Giấy phép;", number="1",
+                   valid_from=date(2018, 6, 5))
+    new_k1a = _unit("A:D7.K1.a@B", "a) Tờ khai điện tử;", level="Point", number="a",
+                    valid_from=date(2018, 6, 5))
+    seed = {"seed_rank": 0, "seed_id": "A:D7", "base_id": "A:D7", "applicable_id": "A:D7",
+            "decisive": None, "events": [], "cycles": 0, "doc_replaced": [], "references": [],
+            "unit_ids": [], "parts": [
+                {"part_id": "A:D7.K1", "shown_id": "A:D7.K1@B", "anchor_id": None,
+                 "kind": "VERSION_OF"},
+                {"part_id": "A:D7.K1.a", "shown_id": "A:D7.K1.a@B", "anchor_id": None,
+                 "kind": "VERSION_OF"}]}
+    runner = _runner({"legal/retrieve_context": [
+        {"candidates": [{**CANDIDATE, "id": "A:D7"}], "seeds": [seed],
+         "units": [article, k1, k1a, new_k1, new_k1a]}]})
+    ctx = LegalRetriever(runner, HashEmbedder(), today=lambda: date(2020, 1, 1)).retrieve(
+        "hồ sơ", k=1)
+    first = ctx.items[0]
+    assert first.node_id == "A:D7" and first.applicable and first.consolidated
+    assert "b) Giấy phép;" in first.text and "a) Tờ khai;" not in first.text
+    assert "2. Nộp một bộ." in first.text
+    assert [i.node_id for i in ctx.items if i.role == "successor"] == ["A:D7.K1@B"]
