@@ -103,9 +103,10 @@ def clear(ctx: click.Context, yes: bool) -> None:
 @click.pass_context
 def remove_document(ctx: click.Context, doc_id: str) -> None:
     """Remove one loaded legal document whole (as if it had never been loaded)."""
-    from hopgraph.cli._maintenance import remove_legal_document
+    from hopgraph.cli._maintenance import remove_legal_document, resolve_legal_document
 
     with open_runner(settings_of(ctx)) as (runner, _):
+        doc_id = resolve_legal_document(runner, doc_id)  # as typed: ND for NĐ, case
         done = remove_legal_document(runner, doc_id)
     click.echo(f"removed {doc_id}: {done['removed']} nodes and {done['edges']} edges; "
                f"{done['demoted']} nodes other documents still point at kept as placeholders; "

@@ -15,9 +15,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from hopgraph.core.errors import HopgraphError
+from hopgraph.core.questions import InputError, resolve_document_id
 from hopgraph.core.samples import is_sample_document
 from hopgraph.db import QueryRunner
 
@@ -51,9 +53,25 @@ def legal_document_ids(runner: QueryRunner) -> list[str]:
     return [str(r["id"]) for r in runner.read("legal/list_document_ids")]
 
 
+def resolve_legal_document(runner: QueryRunner, doc_id: str,
+                           loaded: Collection[str] | None = None) -> str:
+    """The loaded document ``doc_id`` names, read as a user types it (the shared
+    :func:`hopgraph.core.questions.resolve_document_id`: ``ND`` → ``NĐ``, case, spaces).
+
+    Raises:
+        UnknownDocumentError: no such document, with the closest loaded ids
+            (``did you mean …?``).
+    """
+    ids = set(legal_document_ids(runner)) if loaded is None else loaded
+    try:
+        return resolve_document_id(doc_id, ids)
+    except InputError as e:
+        raise UnknownDocumentError(str(e)) from e
+
+
 def remove_legal_documents(runner: QueryRunner, doc_ids: list[str]) -> dict[str, int]:
     """Take loaded documents out whole (one transaction each) and derive validity again (in
-    the last one).
+    the last one). Each id is read as :func:`resolve_legal_document` reads it.
 
     Returns the totals of ``legal/clear_document``: ``edges`` removed, nodes ``removed`` and
     nodes ``demoted`` to Placeholders (another document's edge still touches them).
@@ -64,13 +82,7 @@ def remove_legal_documents(runner: QueryRunner, doc_ids: list[str]) -> dict[str,
     from hopgraph.loaders.legal import derive_steps
 
     loaded = set(legal_document_ids(runner))
-    unknown = [d for d in doc_ids if d not in loaded]
-    if unknown:
-        hint = _close_ids(unknown[0], loaded)
-        raise UnknownDocumentError(
-            f"no loaded legal document {unknown[0]!r} in the graph"
-            + (f" (did you mean {', '.join(repr(h) for h in hint)}?)" if hint else
-               f" ({len(loaded)} documents loaded; 'hopgraph db status' shows the server)"))
+    doc_ids = [resolve_legal_document(runner, d, loaded) for d in doc_ids]
     if not doc_ids:
         return {"edges": 0, "removed": 0, "demoted": 0}
     derive = derive_steps(None)  # the whole graph
@@ -90,15 +102,6 @@ def remove_legal_documents(runner: QueryRunner, doc_ids: list[str]) -> dict[str,
 def remove_legal_document(runner: QueryRunner, doc_id: str) -> dict[str, int]:
     """:func:`remove_legal_documents` for one document."""
     return remove_legal_documents(runner, [doc_id])
-
-
-def _close_ids(wanted: str, loaded: set[str]) -> list[str]:
-    """Loaded ids equal to ``wanted`` up to case, Đ/D and separators."""
-    def key(s: str) -> str:
-        return "".join(ch for ch in s.upper().replace("Đ", "D") if ch.isalnum())
-
-    target = key(wanted)
-    return sorted(i for i in loaded if key(i) == target)[:3]
 
 
 @dataclass

@@ -138,7 +138,8 @@ def resolve_document_id(value: object, loaded: Collection[str], field: str = "do
     if _key(norm) in by_key:
         return by_key[_key(norm)]
     hint = suggest_ids(text, sorted(loaded))
-    count = f"{len(loaded)} documents are loaded" if loaded else "no document is loaded"
+    count = ("no document is loaded" if not loaded else "1 document is loaded" if len(loaded) == 1
+             else f"{len(loaded)} documents are loaded")
     raise InputError(field, f"no document {text!r} in the graph ({count})"
                      + (f"; did you mean {', '.join(hint)}?" if hint else ""))
 

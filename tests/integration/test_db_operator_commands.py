@@ -61,12 +61,16 @@ def test_an_unknown_document_is_one_line(runner: Neo4jRunner, neo4j_server: Serv
     assert _cli(neo4j_server, "load", "legal", "--no-embed",
                 str(SAMPLES_DIR / "99-2010-ND-MAU-nghi-dinh-cu.txt")).exit_code == 0
     before = _dump(runner)
-    result = _cli(neo4j_server, "db", "remove-document", "99/2010/ND-MAU")
+    result = _cli(neo4j_server, "db", "remove-document", "99/2011/ND-MAU")
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
-        "Error: no loaded legal document '99/2010/ND-MAU' in the graph "
-        "(did you mean '99/2010/NĐ-MAU'?)"]
+        "Error: doc_id: no document '99/2011/ND-MAU' in the graph (1 document is loaded); "
+        "did you mean 99/2010/NĐ-MAU?"]
     assert _dump(runner) == before
+    # the id as a user types it (ND for NĐ, case) names the loaded document
+    removed = _cli(neo4j_server, "db", "remove-document", "99/2010/nd-mau")
+    assert removed.exit_code == 0, removed.output
+    assert removed.output.startswith("removed 99/2010/NĐ-MAU: ")
 
 
 def test_remove_samples_takes_out_every_shipped_sample(

@@ -107,3 +107,47 @@ def test_cli_refuses_a_malformed_id_in_one_line_before_connecting() -> None:
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("Error: ") and "is" in lines[0], lines
     assert issubclass(InputError, HopgraphError)
+
+
+def test_remove_document_reads_the_id_as_typed_and_suggests_the_loaded_one() -> None:
+    from hopgraph.cli._maintenance import UnknownDocumentError, remove_legal_document
+
+    runner = RecordingRunner({"legal/list_document_ids": [{"id": d} for d in LOADED]})
+    remove_legal_document(runner, "12/2016/nd-mau")  # ND for NĐ, case
+    assert runner.committed("legal/clear_document", "doc_id") == ["12/2016/NĐ-MAU"]
+
+    runner = RecordingRunner({"legal/list_document_ids": [{"id": d} for d in LOADED]},
+                             refuse={"write_transaction"})
+    with pytest.raises(UnknownDocumentError) as caught:
+        remove_legal_document(runner, "12/2061/ND-MAU")
+    assert str(caught.value).startswith("doc_id: no document '12/2061/ND-MAU' in the graph "
+                                        "(3 documents are loaded); " + HINT)
+    assert isinstance(caught.value, HopgraphError)  # the CLI prints it as one line, exit 1
+
+
+def test_mcp_on_streamable_http_replies_in_one_json_body_with_the_reason() -> None:
+    """``hopgraph mcp --transport streamable-http`` answers a call with one JSON body, not an SSE
+    stream per call (serve_concurrency.md), and a refusal carries its reason."""
+    pytest.importorskip("mcp")
+    from hopgraph import GuardSettings
+    from hopgraph._mcp import mcp_http_app
+
+    hg = Hopgraph(_runner(), use_llm=False, legal_embedder=FakeEmbedder())
+    app = mcp_http_app(hg, GuardSettings.for_host("127.0.0.1", 8000, None))
+    accept = {"accept": "application/json, text/event-stream"}
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        init = client.post("/mcp", headers=accept, json={
+            "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "test", "version": "0"}}})
+        assert init.status_code == 200 and init.headers["content-type"] == "application/json"
+        headers = {**accept, "mcp-session-id": init.headers["mcp-session-id"],
+                   "mcp-protocol-version": "2025-06-18"}
+        client.post("/mcp", headers=headers,
+                    json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+        call = client.post("/mcp", headers=headers, json={
+            "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "legal_trace", "arguments": {"unit_ids": ["12/2061/ND-MAU:D3.K2"]}}})
+    assert call.headers["content-type"] == "application/json"
+    result = call.json()["result"]
+    assert result["isError"] and HINT in result["content"][0]["text"]

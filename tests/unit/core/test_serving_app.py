@@ -68,7 +68,7 @@ def test_http_refusals_name_field_and_problem(client: TestClient) -> None:
     assert r.status_code == 422
     assert r.json()["error"] == {
         "type": "invalid_request", "field": "doc_id",
-        "problem": "no document '12/2017/nd-mau' in the graph (1 documents are loaded); "
+        "problem": "no document '12/2017/nd-mau' in the graph (1 document is loaded); "
                    "did you mean 12/2016/NĐ-MAU?"}
     r = client.get("/api/legal/diff", params={"doc_id": "12/2016/ND-MAU", "date_from": "2024-01-01",
                                               "date_to": "01/01/2019"})
