@@ -182,6 +182,7 @@ class RegionOut(_Open):
     question: str
     triplets: list[dict[str, Any]]
     evidence: list[EvidenceOut]
+    reason_if_empty: str | None = Field(None, description="why no triplet was found")
 
 
 class SentencesOut(_Open):
@@ -191,6 +192,7 @@ class SentencesOut(_Open):
     sufficient: bool
     evidence_items: list[EvidenceOut]
     evidence: list[dict[str, Any]]
+    reason_if_empty: str | None = Field(None, description="why no sentence was found")
 
 
 class StatusOut(_Open):
@@ -237,6 +239,37 @@ def _reasons(fn: Callable[..., _T]) -> Callable[..., _T]:
     return wrapper
 
 
+def _argument_problems(error: Any) -> str:
+    """A pydantic ValidationError of a tool's arguments as one line: ``field: problem`` per
+    error, without the SDK's model name, input echo and documentation links."""
+    parts = []
+    for e in error.errors():
+        field = ".".join(str(x) for x in e.get("loc", ())) or "arguments"
+        parts.append(f"{field}: {e.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+def _concise_argument_errors(base: type) -> type:
+    """``base`` (the SDK's ``MCPServer``) whose refusal of a call's arguments reads as one line
+    naming each field and its problem (``question: String should have at least 1 character``)
+    instead of pydantic's multi-line report with the model's name and a link."""
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import ValidationError
+
+    class _Server(base):  # type: ignore[misc]
+        async def call_tool(self, name: str, arguments: dict[str, Any],
+                            context: Any = None) -> Any:
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as e:
+                if isinstance(e.__cause__, ValidationError):
+                    raise ToolError(f"Error executing tool {name}: "
+                                    f"{_argument_problems(e.__cause__)}") from e.__cause__
+                raise
+
+    return _Server
+
+
 def build_mcp_server(hg: "Hopgraph") -> Any:
     """The MCP server (``mcp.server.mcpserver.MCPServer``) whose tools query ``hg``.
 
@@ -254,9 +287,10 @@ def build_mcp_server(hg: "Hopgraph") -> Any:
 
     service = Service(hg)
     doc_ex, unit_ex = _examples(service)
+    server_class = _concise_argument_errors(MCPServer)
     citation_ex = (citation_id(unit_ex, date.today()) if ":" in unit_ex and "<" not in unit_ex
                    else "vn/nd/2016/12/cp/dieu_3/khoan_2@2024-06-01")
-    server: Any = MCPServer(
+    server: Any = server_class(
         SERVER_NAME, version=server_version(), log_level="WARNING",
         instructions=("Graph-grounded evidence from a Neo4j graph: Vietnamese regulations with "
                       "validity at a date, biomedical triplets (PrimeKG), sentence graphs. "

@@ -469,7 +469,12 @@ class Service:
 
         q = check_question(question)
         region = self.hg.biomed.region(q)
+        reason = None if region.triplets else (
+            "no triplet around the entities the question names: is a biomedical graph loaded "
+            "('hopgraph load primekg PATH'; graph_status counts the nodes), and does the "
+            "question name an entity of it (a drug, gene, disease … by name)?")
         return {"question": region.question, "candidates": region.candidates,
+                "reason_if_empty": reason,
                 "evidence": [e.to_dict() for e in region_evidence(region)],
                 "triplets": [{"head": t.head, "relation": t.relation, "tail": t.tail,
                               "head_id": t.head_id, "tail_id": t.tail_id, "weight": t.weight,
@@ -480,7 +485,10 @@ class Service:
         """Evidence sentences of an open-domain multi-hop question."""
         q = check_question(question)
         r = self.hg.sentences.retrieve(q)
-        return {"question": q, "sufficient": r.sufficient,
+        reason = None if r.evidence else (
+            "no sentence of the sentence graph matches the question: is a corpus loaded "
+            "('hopgraph load sentences PATH', or 'sample')?")
+        return {"question": q, "sufficient": r.sufficient, "reason_if_empty": reason,
                 "evidence_items": [e.to_dict() for e in r.to_evidence()],
                 "evidence": [{"id": e.id, "text": e.text, "score": round(e.score, 4),
                               "path": list(e.path), "relations": list(e.relations)}

@@ -53,7 +53,7 @@ DEFAULT_MAX_EVIDENCE = 6
 DEFAULT_ITEM_CHARS = 500
 DEFAULT_WRITER_TOKENS = 384
 WRITER_ATTEMPTS = 2
-RETRIEVAL_ONLY_LABEL = "[Trích xuất nguyên văn từ văn bản, không qua tổng hợp bằng LLM]"
+RETRIEVAL_ONLY_LABEL = "[Trích xuất nguyên văn từ văn bản, không qua tổng hợp bằng mô hình ngôn ngữ]"
 CHITCHAT_REPLY = (
     "Xin chào! Tôi trả lời câu hỏi về văn bản quy phạm pháp luật (y tế, bảo hiểm, dược…) "
     "kèm trích dẫn điều, khoản cụ thể. Bạn muốn hỏi quy định nào?"

@@ -151,3 +151,33 @@ def test_mcp_on_streamable_http_replies_in_one_json_body_with_the_reason() -> No
     assert call.headers["content-type"] == "application/json"
     result = call.json()["result"]
     assert result["isError"] and HINT in result["content"][0]["text"]
+
+
+def test_mcp_refuses_bad_arguments_in_one_line_and_says_why_a_search_is_empty() -> None:
+    """A malformed argument is named with its problem on one line (not pydantic's report with
+    the argument model's name and a link); an empty biomedical or sentence search says why."""
+    pytest.importorskip("mcp")
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from hopgraph import build_mcp_server
+
+    fake = FakeEmbedder()
+    hg = Hopgraph(_runner(), use_llm=False, legal_embedder=fake, english_embedder=fake)
+    server = build_mcp_server(hg)
+
+    async def call(tool: str, args: dict[str, Any]) -> Any:
+        return await server.call_tool(tool, args)
+
+    for tool, args, reason in (
+            ("sentences_retrieve", {"question": ""},
+             "question: String should have at least 1 character"),
+            ("legal_retrieve", {"question": "bảo hiểm", "k": 0},
+             "k: Input should be greater than or equal to 1"),
+            ("legal_consolidate", {}, "doc_id: Field required")):
+        with pytest.raises(ToolError) as caught:
+            anyio.run(call, tool, args)
+        text = str(caught.value)
+        assert text == f"Error executing tool {tool}: {reason}", text
+    found = anyio.run(call, "sentences_retrieve", {"question": "Who designed the engine?"})
+    payload = found.structured_content
+    assert payload["evidence"] == [] and "hopgraph load sentences" in payload["reason_if_empty"]
