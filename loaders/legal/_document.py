@@ -92,11 +92,38 @@ def read_header(header: list[tuple[int, str]], meta: DocumentMeta) -> None:
             meta.doc_type = m.group(1).capitalize().replace("Bộ luật", "Bộ luật")
         if meta.title is None:
             title = after[m.end():].strip(" :-–")
-            title = re.sub(r"\[[^\]]*\]", "", title).strip()
+            title = header_title(re.sub(r"\[[^\]]*\]", "", title).strip())
             if title:
                 meta.title = (m.group(1) + " " + title).strip()[:500]
             else:
                 meta.title = m.group(1)
+
+
+# Headers of laws until about 2006: "LUẬT CỦA QUỐC HỘI NƯỚC CỘNG HOÀ XÃ HỘI CHỦ NGHĨA VIỆT NAM SỐ
+# 29/2001/QH10 VỀ HẢI QUAN" (the subject after VỀ), and amending laws with the issuer after it.
+_ISSUED_BY = re.compile(r"\s*\bCỦA\s+QUỐC\s+HỘI\s+NƯỚC\s+CỘNG\s+H(?:OÀ|ÒA)\s+XÃ\s+HỘI\s+CHỦ\s+NGHĨA"
+                        r"\s+VIỆT\s+NAM\b(?:\s+SỐ\s+\S+)?", re.IGNORECASE)
+_NUMBERED_ABOUT = re.compile(r"^(?:SỐ\s+\S+\s+)?VỀ\s+", re.IGNORECASE)
+_DATED = re.compile(r"\s+NGÀY\s+\d{1,2}\s+THÁNG\s+\d{1,2}\s+NĂM\s+\d{4}\b.*$", re.IGNORECASE)
+
+
+def header_title(title: str) -> str:
+    """The title as the header states it, without the issuer's formula of older laws
+    ("CỦA QUỐC HỘI NƯỚC … SỐ 29/2001/QH10 VỀ HẢI QUAN" -> "HẢI QUAN"; the date after it, if
+    any) and without a preamble
+    run on after an upper-case title ("HẢI QUAN Để góp phần …" -> "HẢI QUAN")."""
+    formula, joined_title = _ISSUED_BY.match(title), title
+    title = _ISSUED_BY.sub("", title).strip()
+    if formula:  # the formula first: what follows "VỀ" is the subject, the law's name
+        title = _NUMBERED_ABOUT.sub("", title).strip()
+    if formula or _ISSUED_BY.search(joined_title):
+        title = _DATED.sub("", title).strip()
+    words = title.split()
+    for i, w in enumerate(words):
+        if i and any(c.islower() for c in w) and all(
+                not any(c.islower() for c in prev) for prev in words[:i]):
+            return " ".join(words[:i]).strip(" ,;:-–")
+    return title
 
 
 def _first_sentence_units(units: list[Unit]) -> list[Unit]:

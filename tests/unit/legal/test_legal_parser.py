@@ -235,3 +235,33 @@ def test_relations_are_a_parameter_of_the_reader() -> None:
     assert bare.relations == [] and bare.new_units == []
     assert [u.path for u in bare.units] == [u.path for u in full.units]
     assert bare.meta.doc_id == full.meta.doc_id
+
+
+def test_an_older_laws_header_gives_its_name_not_the_issuers_formula() -> None:
+    # Laws until about 2006 state the issuer and number inside the title line, and the
+    # preamble may follow on the same line ("Để góp phần …", no "Căn cứ" to split it off).
+    text = """QUỐC HỘI
+CỘNG HOÀ XÃ HỘI CHỦ NGHĨA VIỆT NAM
+Độc lập - Tự do - Hạnh phúc
+Hà Nội, ngày 29 tháng 6 năm 2001
+LUẬT
+CỦA QUỐC HỘI NƯỚC CỘNG HOÀ XÃ HỘI CHỦ NGHĨA VIỆT NAM SỐ 29/2001/QH10 VỀ KIỂM TRA MẪU
+Để góp phần bảo đảm thực hiện chính sách của Nhà nước;
+Chương I
+NHỮNG QUY ĐỊNH CHUNG
+Điều 1. Phạm vi điều chỉnh
+Luật này quy định việc kiểm tra mẫu."""
+    doc = build_document(_lines(text), file="old.txt", source_format="text")
+    assert doc.meta.title == "LUẬT KIỂM TRA MẪU" and doc.meta.number == "29/2001/QH10"
+    amending = text.replace(
+        "CỦA QUỐC HỘI NƯỚC CỘNG HOÀ XÃ HỘI CHỦ NGHĨA VIỆT NAM SỐ 29/2001/QH10 VỀ KIỂM TRA MẪU",
+        "SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT KIỂM TRA MẪU CỦA QUỐC HỘI NƯỚC CỘNG HÒA XÃ HỘI "
+        "CHỦ NGHĨA VIỆT NAM SỐ 42/2005/QH11")
+    doc = build_document(_lines(amending), file="old2.txt", source_format="text")
+    assert doc.meta.title == "LUẬT SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT KIỂM TRA MẪU"
+    # a title that starts with "VỀ" keeps it where no issuer's formula stood before it
+    plain = text.replace(
+        "CỦA QUỐC HỘI NƯỚC CỘNG HOÀ XÃ HỘI CHỦ NGHĨA VIỆT NAM SỐ 29/2001/QH10 VỀ KIỂM TRA MẪU",
+        "VỀ KIỂM TRA MẪU")
+    assert build_document(_lines(plain), file="p.txt", source_format="text",
+                          number="29/2001/QH10").meta.title == "LUẬT VỀ KIỂM TRA MẪU"
