@@ -65,6 +65,9 @@ W_UNIT_MENTION = 1.0
 # hits of the quoted words, the QUOTED_MAX that hold the passage join the candidates.
 W_QUOTE = 1.0
 QUOTE_POOL = 50
+# No seed left after the date and filters: the pools are read this many times deeper (one more
+# round trip).
+WIDEN = 8
 QUOTED_MAX = 10
 # A definitional question ("X là Y", "Thế nào là X?") and a candidate that defines X (its
 # DEFINES edge, or one of its clauses'): DEFINITION_FLOOR for naming the term, the rest by the
@@ -169,9 +172,25 @@ class LegalRetriever:
         db_ms = _ms(db_started)
         row = to_native(rows[0]) if rows else {}
         seeds = [_candidate(c, cfg.rerank) for c in row.get("candidates") or []]
+        trips = 1
+        if not seeds:
+            # The indexes rank the whole graph; the date and the filters come after. At an early
+            # date (or with a narrow filter) a whole pool can be units not yet in force: read
+            # the pools WIDEN times deeper, once.
+            db_started = time.perf_counter()
+            wide = {**params, "dense_pool": params["dense_pool"] * WIDEN,
+                    "sparse_pool": params["sparse_pool"] * WIDEN,
+                    "quote_pool": QUOTE_POOL * WIDEN}
+            rows = self.runner.read(RETRIEVE_QUERY, k=k, **{**rerank_params(prepared, cfg),
+                                                            **wide},
+                                    **trace_params(cfg, cfg.propagate))
+            db_ms += _ms(db_started)
+            trips = 2
+            row = to_native(rows[0]) if rows else {}
+            seeds = [_candidate(c, cfg.rerank) for c in row.get("candidates") or []]
         if not seeds:
             return LegalContext(prepared.question, day, [], [], self._why_empty(day, flt.active),
-                                2, _ms(started), db_ms=db_ms)
+                                trips + 1, _ms(started), db_ms=db_ms)
         items, warnings, truncated = assemble_context(seeds, row, day, cfg)
         return LegalContext(
             question=prepared.question,
@@ -179,7 +198,7 @@ class LegalRetriever:
             items=items,
             seeds=[c.id for c in seeds],
             reason_if_empty=None if items else "tìm thấy điều khoản nhưng không đọc lại được nội dung",
-            round_trips=1,
+            round_trips=trips,
             latency_ms=_ms(started),
             truncated=truncated,
             warnings=warnings,

@@ -212,3 +212,24 @@ def test_a_quoted_passage_brings_the_unit_that_holds_it_most_specific_first(
     # before the document was issued nothing it holds is a candidate, quoted or not
     early = retriever.retrieve(q, k=3, as_of="2009-06-01", config=RetrievalConfig(candidates=2))
     assert not any(s.startswith(doc) for s in early.seeds)
+
+
+def test_at_an_early_date_a_pool_of_later_law_is_read_deeper(runner: Neo4jRunner) -> None:
+    # Three articles of a 2020 law match the question best; the 2005 law's article matches
+    # less. At a date in 2010 the first pools (two hits per branch: the 2020 articles) leave
+    # nothing; the wider search finds the law in force then.
+    late = {**_doc("10/2020/QH14", "Luật Hải quan 2020"), "issue_date": date(2020, 1, 1),
+            "effective_date": date(2020, 7, 1)}
+    early = {**_doc("29/2005/QH11", "Luật Hải quan 2005"), "issue_date": date(2005, 1, 1)}
+    words = "nhiệm vụ của hải quan kiểm tra giám sát hàng hóa"
+    write_graph(runner.driver, [late, early], [
+        *(_article("10/2020/QH14", str(n), "Nhiệm vụ", f"{words} {words} {n}") for n in (1, 2, 3)),
+        {**_article("29/2005/QH11", "11", "Nhiệm vụ của Hải quan", f"Hải quan có {words}."),
+         "embedding": [0.0] * 383 + [1.0]}], [])  # the vector branch ranks it last too
+    retriever = LegalRetriever(runner, SameVector())  # type: ignore[arg-type]
+    ctx = retriever.retrieve("Nhiệm vụ kiểm tra giám sát hàng hóa của hải quan?", k=2,
+                             as_of="2010-01-01", config=RetrievalConfig(candidates=2))
+    assert ctx.seeds == ["29/2005/QH11:D11"] and ctx.round_trips == 2
+    later = retriever.retrieve("Nhiệm vụ kiểm tra giám sát hàng hóa của hải quan?", k=2,
+                               as_of="2021-01-01", config=RetrievalConfig(candidates=2))
+    assert later.round_trips == 1 and all(s.startswith("10/2020/QH14") for s in later.seeds)

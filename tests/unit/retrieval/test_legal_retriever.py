@@ -228,11 +228,19 @@ def test_bounds_cut_items_and_report_truncation() -> None:
     assert len(ctx.items) == 1 and ctx.truncated
 
 
-def test_no_candidates_gives_reason_after_one_more_round_trip() -> None:
-    """The search and, only when it finds nothing, one count that says why (Vietnamese)."""
+def test_no_candidates_gives_reason_after_a_wider_search_and_one_more_round_trip() -> None:
+    """The search, only when it finds nothing the same search over pools WIDEN times deeper
+    (at an early date every unit the indexes ranked first can be later law), then one count
+    that says why (Vietnamese)."""
+    from hopgraph.retrieval._legal import WIDEN
+
     runner = _runner({})
     ctx = LegalRetriever(runner, HashEmbedder()).retrieve("mức hưởng", k=3)
-    assert ctx.items == [] and ctx.round_trips == 2
+    assert ctx.items == [] and ctx.round_trips == 3
+    first, wide = (p for key, p in runner.calls if key == "legal/retrieve_context")
+    assert wide["sparse_pool"] == first["sparse_pool"] * WIDEN
+    assert wide["dense_pool"] == first["dense_pool"] * WIDEN
+    assert wide["quote_pool"] == first["quote_pool"] * WIDEN
     assert "chưa có văn bản pháp luật nào được nạp" in (ctx.reason_if_empty or "")
 
 
