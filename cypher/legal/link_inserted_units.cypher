@@ -2,9 +2,17 @@
 // mode: write
 // param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: count
-MATCH (n:LegalUnit)
-WHERE n.inserted_after IS NOT NULL AND NOT n:UnitVersion AND NOT EXISTS { (n)<-[:CONTAINS]-() }
-  AND ($doc_ids IS NULL OR n.doc_id IN $doc_ids)
+// scoped: the documents' units through the doc_id index, not a scan of every unit
+CALL () {
+  WITH 1 AS one WHERE $doc_ids IS NULL
+  MATCH (n:LegalUnit) WHERE n.inserted_after IS NOT NULL
+  RETURN n
+  UNION
+  UNWIND coalesce($doc_ids, []) AS id
+  MATCH (n:LegalUnit {doc_id: id}) WHERE n.inserted_after IS NOT NULL
+  RETURN n
+}
+WITH n WHERE NOT n:UnitVersion AND NOT EXISTS { (n)<-[:CONTAINS]-() }
 MATCH (anchor:LegalNode {id: n.inserted_after})<-[:CONTAINS]-(p)
 WHERE NOT p:Placeholder
 MERGE (p)-[r:CONTAINS]->(n)

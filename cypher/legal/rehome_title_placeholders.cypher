@@ -1,8 +1,16 @@
 // purpose: Re-home what amending texts wrote against a document they name by title only (doc_id '~<title slug>') onto the one loaded Document that carries that title (or that a codification names so): ids and doc_id rewritten, a placeholder merged into the real unit of the same id, citations relabelled. Runs first in derive, so load order never changes the graph; a title two loaded documents share is left alone, and so is a document issued after the text that wrote against its title.
 // mode: write
 // returns: count
-// start from what waits for a title (nothing, usually): one pass over the nodes, not one per title
-MATCH (n:LegalNode) WHERE n.doc_id STARTS WITH '~'
+// start from what waits for a title: one pass, not one per title, through the units' doc_id
+// index and the placeholders (every legal node with a doc_id is one or the other), not a scan
+// of every legal node
+CALL () {
+  MATCH (n:LegalUnit) WHERE n.doc_id STARTS WITH '~'
+  RETURN n
+  UNION
+  MATCH (n:Placeholder) WHERE n.doc_id STARTS WITH '~'
+  RETURN n
+}
 // the earliest issue date of a document that wrote against the title (versions and inserted
 // units carry it as not_before): a text never amends a law enacted after it
 WITH substring(n.doc_id, 1) AS slug, collect(n) AS pending, min(n.not_before) AS cited_on
