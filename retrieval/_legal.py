@@ -165,10 +165,10 @@ class LegalRetriever:
             return LegalContext(prepared.question, day, [], [],
                                 "câu hỏi không có từ nào để tìm kiếm", 0, _ms(started))
         vector = self._embed(prepared.question)
-        params = search_params(prepared, vector, day, flt, cfg)
+        params = {**search_params(prepared, vector, day, flt, cfg),
+                  **rerank_params(prepared, cfg), **trace_params(cfg, cfg.propagate)}
         db_started = time.perf_counter()
-        rows = self.runner.read(RETRIEVE_QUERY, k=k, **params, **rerank_params(prepared, cfg),
-                                **trace_params(cfg, cfg.propagate))
+        rows = self.runner.read(RETRIEVE_QUERY, k=k, **params)
         db_ms = _ms(db_started)
         row = to_native(rows[0]) if rows else {}
         seeds = [_candidate(c, cfg.rerank) for c in row.get("candidates") or []]
@@ -178,12 +178,9 @@ class LegalRetriever:
             # date (or with a narrow filter) a whole pool can be units not yet in force: read
             # the pools WIDEN times deeper, once.
             db_started = time.perf_counter()
-            wide = {**params, "dense_pool": params["dense_pool"] * WIDEN,
-                    "sparse_pool": params["sparse_pool"] * WIDEN,
-                    "quote_pool": QUOTE_POOL * WIDEN}
-            rows = self.runner.read(RETRIEVE_QUERY, k=k, **{**rerank_params(prepared, cfg),
-                                                            **wide},
-                                    **trace_params(cfg, cfg.propagate))
+            rows = self.runner.read(RETRIEVE_QUERY, k=k, **{
+                **params, **{pool: params[pool] * WIDEN
+                             for pool in ("dense_pool", "sparse_pool", "quote_pool")}})
             db_ms += _ms(db_started)
             trips = 2
             row = to_native(rows[0]) if rows else {}
