@@ -1,4 +1,4 @@
-// purpose: Apply phrase edits (AMENDS edges carrying edits [old, new, ...]: a phrase replaced, removed or added, in a unit and its sub-units or in every unit of a document) to the wording: each unit whose wording an edit changes gets a UnitVersion (derived 'phrase', scope 'phrase', id <unit>@<amending document>) whose text is the latest wording written in full that had started by the edit's date, with every phrase edit since then applied in date order (base_from: the start of that wording, null for the unit's own text). Versions derived before are taken out first, so the result depends only on the graph; each edit records how many units it changed (applied), 0 when its phrase was found nowhere. A place of a listed phrase repeal that nowhere holds the phrase gets a REPEALS edge (method listed_unit_repeal).
+// purpose: Write the whole wording of a version that gives a unit a new name or new opening words only (scope title/lead/head, from scope_text and the wording it changes), then apply phrase edits (AMENDS edges carrying edits [old, new, ...]: a phrase replaced, removed or added, in a unit and its sub-units or in every unit of a document) to the wording: each unit whose wording an edit changes gets a UnitVersion (derived 'phrase', scope 'phrase', id <unit>@<amending document>) whose text is the latest wording written in full that had started by the edit's date, with every phrase edit since then applied in date order (base_from: the start of that wording, null for the unit's own text). Versions derived before are taken out first, so the result depends only on the graph; each edit records how many units it changed (applied), 0 when its phrase was found nowhere. A place of a listed phrase repeal that nowhere holds the phrase gets a REPEALS edge (method listed_unit_repeal).
 // mode: write
 // param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: count
@@ -6,6 +6,42 @@ CALL () {
   MATCH (old:UnitVersion) WHERE old.derived = 'phrase'
     AND ($doc_ids IS NULL OR old.doc_id IN $doc_ids)
   DETACH DELETE old
+}
+// A new name or new opening words only (scope 'title', 'lead' or 'head': both; scope_text as
+// written): the version's text is the whole wording, the one it changes (the latest written in
+// full that had started by then, else the unit's own text) with that part replaced, the sub-units
+// kept. An article's name is its first line ('Điều 5.' alone: the next line too); the opening
+// words run to the first line that starts a clause (of an article) or a point (of a clause).
+CALL () {
+  MATCH (v:UnitVersion)-[:VERSION_OF]->(u:LegalUnit)
+  WHERE v.scope IN ['title', 'lead', 'head'] AND v.scope_text IS NOT NULL
+    AND ($doc_ids IS NULL OR v.doc_id IN $doc_ids)
+  CALL (v, u) {
+    OPTIONAL MATCH (b:UnitVersion)-[:VERSION_OF]->(u)
+    WHERE b <> v AND b.derived IS NULL AND b.scope IS NULL
+      AND coalesce(b.valid_from, b.not_before) <= coalesce(v.valid_from, v.not_before)
+    WITH b ORDER BY coalesce(b.valid_from, b.not_before) DESC, b.id DESC
+    LIMIT 1
+    RETURN b
+  }
+  WITH v, u, split(coalesce(b.text, u.text, ''), '\n') AS lines,
+    CASE u.level WHEN 'Article' THEN '\\s*\\d{1,3}[a-zđ]?\\.(?:\\s.*)?'
+      WHEN 'Clause' THEN '\\s*[a-zđ]\\d?\\)(?:\\s.*)?' END AS sub_start
+  WITH v, u, lines,
+    coalesce([i IN range(1, size(lines) - 1) WHERE sub_start IS NOT NULL AND lines[i] =~ sub_start][0],
+      size(lines)) AS subs,
+    CASE WHEN u.level IN ['Clause', 'Point'] THEN 0
+      WHEN u.level = 'Article' AND size(lines) > 1 AND trim(lines[0]) =~ '(?i)điều\\s+\\S+\\s*[.:]?' THEN 2 ELSE 1 END AS name_lines
+  WITH v, u, lines, subs, CASE WHEN name_lines > subs THEN subs ELSE name_lines END AS name_lines,
+    CASE WHEN u.level = 'Clause' AND NOT v.scope_text STARTS WITH u.number + '.' THEN u.number + '. '
+      WHEN u.level = 'Point' AND NOT v.scope_text STARTS WITH u.number + ')' THEN u.number + ') '
+      ELSE '' END AS marker
+  WITH v, CASE v.scope
+      WHEN 'title' THEN [v.scope_text] + lines[name_lines..]
+      WHEN 'head' THEN [v.scope_text] + lines[subs..]
+      ELSE lines[..name_lines] + [marker + v.scope_text] + lines[subs..] END AS out
+  WITH v, trim(reduce(t = '', x IN out | t + '\n' + x)) AS whole
+  SET v.text = whole, v.text_segmented = whole
 }
 CALL () {
   MATCH (s:LegalNode)-[r:AMENDS]->(t:LegalNode)

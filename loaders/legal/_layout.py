@@ -81,6 +81,10 @@ _CLOSE_THEN_ARTICLE = re.compile(r"(?<=[”\"])\s*[.;]?\s*(?=Điều\s+\d{1,4}[a
 
 
 _NEW_WORDING = re.compile(r"\s*(?=[“\"](?:\d{1,3}[a-zđ]?\.\s|[a-zđ]\)\s|Điều\s+\d))")
+# one quoted new wording closed and the next opened on the same line (``… phải nộp.” “6. Chính
+# phủ …``: one instruction quoting the wordings of several targets): each quote on its own line
+_CLOSE_THEN_WORDING = re.compile(r"(?<=”)[.;,]?[ \t]*(?=“(?:\d{1,3}[a-zđ]?\.\s|[a-zđ]\d?\)\s"
+                                 r"|Điều\s+\d{1,4}[a-zđ]?\.\s))")
 
 
 def _quote_after_target(raw: str) -> re.Match[str] | None:
@@ -99,7 +103,9 @@ def _quote_after_target(raw: str) -> re.Match[str] | None:
 
 def _split_quotes(lines: Lines) -> Lines:
     out: Lines = []
-    for line, raw in lines:
+    for line, whole in lines:
+        *before, raw = _CLOSE_THEN_WORDING.split(whole)
+        out.extend((line, x.rstrip()) for x in before)
         close = _CLOSE_THEN_ARTICLE.search(raw)
         if close and close.start() > 0:
             # new wording closed mid-line and the next article starts there ("…”Điều 2 Luật …")

@@ -122,6 +122,10 @@ class Relation:
     edits: list[str] | None = None
 
 
+# the scopes of a new wording that replaces a part of its target's own lines, not all of it
+SCOPED = ("title", "lead", "head")
+
+
 @dataclass
 class NewUnit:
     """A unit written by another document: a UnitVersion or an inserted (supplemented) unit."""
@@ -144,7 +148,8 @@ class NewUnit:
     not_before: date | None = None  # the amending document's issue date: never in force before
     date_from_doc: str | None = None  # valid_from is this document's own start date
     # what of the target the new wording replaces: None (all of it), "title" (an article's or a
-    # chapter's name only) or "lead" (the opening words before its sub-units only)
+    # chapter's name only), "lead" (the opening words before its sub-units only) or "head"
+    # (both); text is then that part only (SCOPED)
     scope: str | None = None
     # the wording states the start date of the document it amends (``Luật này có hiệu lực thi
     # hành từ ngày …`` written into that document's own provision)

@@ -45,6 +45,7 @@ from hopgraph.loaders.legal._citations import (
 from hopgraph.loaders.legal._dates import find_effective_dates
 from hopgraph.loaders.legal._ids import normalise_doc_number, roman_to_int, segment, version_id
 from hopgraph.loaders.legal._model import (
+    SCOPED,
     NewUnit,
     ParsedDocument,
     Relation,
@@ -551,6 +552,13 @@ class _Extractor:
                                     container if anchor_path is None else
                                     self._container_of_path(anchor_path) or container,
                                     target_doc=target_doc)
+            named_part = self._named_part(unit, target_part, targets, container) \
+                if action == "AMENDS" else None
+            if named_part is not None and named_part not in targets:
+                # "a) Sửa đổi, bổ sung tên Điều như sau:" under "… tên Điều, đoạn mở đầu của
+                # Điều 25 …", "sửa đổi tên Điều, khoản 1 Điều 3": the unit whose name (or
+                # opening words) changes is the one the instruction names around the words
+                targets = [named_part, *targets]
             if not targets and not anchors:
                 # "mục 192 thuộc Phụ lục IV …", "Bãi bỏ Mẫu số 03/LCHS Phụ lục II": the annex
                 targets = [f"PL{roman_to_int(m.group(1)) or m.group(1)}" for m in
@@ -570,14 +578,55 @@ class _Extractor:
                     continue
                 frag = self._match_fragment(path, fragments, used_fragments, len(targets) == 1
                                             and len(segments) == 1)
+                if frag is None and path == named_part:
+                    # the new opening words, quoted beside the parts' wordings
+                    frag = next((f for i, f in enumerate(fragments) if f.level == "Text"
+                                 and i not in used_fragments), None)
+                    if frag is not None:
+                        used_fragments.add(fragments.index(frag))
                 if frag is None:
                     continue
-                scope = None
-                if action == "AMENDS" and len(targets) == 1:
-                    scope = ("title" if _TITLE_ONLY.search(target_part) and not frag.children
-                             else "lead" if _LEAD_ONLY.search(target_part) else None)
+                scope = _scope_of(target_part, path, targets, frag) if action == "AMENDS" \
+                    else None
+                if scope in ("title", "head") and frag.children:
+                    # "Sửa đổi tên Điều 51 và khoản 3 Điều 51 như sau: “Điều 51. <tên>⏎3. …”":
+                    # the article's name only; its quoted parts are the other targets' wordings
+                    fragments.extend(frag.children)
                 self._new_units(frag, target_doc, path, action, effective, anchor_path, scope)
         return True
+
+    def _named_part(self, unit: Unit, target_part: str, targets: list[str],
+                    container: list[tuple[str, str]]) -> str | None:
+        """The unit whose name or opening words an instruction changes when it names them
+        without a number (``tên Điều``, ``đoạn mở đầu``): the unit the words stand before
+        (``tên Điều, khoản 1 Điều 3``: Điều 3), else the one the enclosing instruction names
+        after them (``a) Sửa đổi tên Điều như sau:`` under ``… tên Điều, đoạn mở đầu của Điều
+        25 và …``), else the container; None when the words are numbered or absent."""
+        title = _TITLE_ONLY.search(target_part)
+        lead = _LEAD_ONLY.search(target_part)
+        words = title or lead
+        if words is None or _NUMBERED_PART.match(target_part[words.end():]):
+            return None
+        if targets:
+            first = targets[0].split(".")
+            return first[0] if title else ".".join(first[:-1]) or None
+        for anc in unit.ancestors():
+            line = mask_quotes(_lead(anc))
+            at = (_TITLE_ONLY if title else _LEAD_ONLY).search(line)
+            if at is None:
+                continue
+            cites = [c for c in find_citations(line[at.end():], self.names)
+                     if c.doc.kind in ("none", "number") and c.articles
+                     and c.articles != ["này"] and len(c.articles) == 1]
+            if cites:
+                part = self._container(cites[0])
+                if title:
+                    part = part[:1]
+                return ".".join(f"{k}{n}" for k, n in part)
+        cont = [x for x in container if x[0] in ("D", "K")]
+        if title:
+            cont = cont[:1]
+        return ".".join(f"{k}{n}" for k, n in cont) or None
 
     def _body_actions(self, path: str, lines: list[str], source: str, target_doc: str,
                       effective: date | None, head: str) -> None:
@@ -823,6 +872,20 @@ class _Extractor:
             node, node_path, parent_new = todo.pop(0)
             target_id = f"{target_doc}:{node_path}"
             level = node.level if node.level != "Text" else _level_of(node_path)
+            if action == "AMENDS" and scope in SCOPED:
+                # the name or the opening words only: the wording before the sub-units, which
+                # keep theirs (derive_phrase_versions writes the whole wording from it)
+                self._scoped_version(NewUnit(
+                    id=version_id(target_id, self.doc_id), doc_id=target_doc, level=level,
+                    number=node.number or node_path.split(".")[-1].lstrip("DK"),
+                    path=node_path, text=(node.own_text if node.level != "Text"
+                                          else node.text).strip(),
+                    valid_from=effective, by_doc=self.doc_id, kind="version",
+                    target_id=target_id, not_before=self.doc.meta.issue_date,
+                    own_text=node.own_text if node.level != "Text" else node.text,
+                    heading=node.heading, line=node.line, date_from_doc=self._date_doc,
+                    scope=scope))
+                return
             if action == "AMENDS":
                 new_id = version_id(target_id, self.doc_id)
                 self.doc.new_units.append(NewUnit(
@@ -850,6 +913,24 @@ class _Extractor:
                     heading=node.heading, line=node.line, date_from_doc=self._date_doc))
             for child in node.children:
                 todo.append((child, f"{node_path}.{segment(child.level, child.number)}", new_id))
+
+    def _scoped_version(self, new: NewUnit) -> None:
+        """Add a version that gives a unit's name or opening words; the name and the opening
+        words one document gives in two instructions (``a) Sửa đổi tên Điều …``, ``b) Sửa đổi
+        đoạn mở đầu …``) are one version (scope ``head``: name, then opening words)."""
+        old = next((n for n in self.doc.new_units if n.id == new.id), None)
+        if old is None:
+            self.doc.new_units.append(new)
+            return
+        pair = {old.scope, new.scope}
+        if pair != {"title", "lead"}:
+            self.doc.new_units.append(new)  # reported as a second wording when written
+            return
+        title, lead = (old, new) if old.scope == "title" else (new, old)
+        old.text = f"{title.text}\n{lead.text}"
+        old.own_text = old.text
+        old.heading = title.heading
+        old.scope = "head"
 
     # -- references ----------------------------------------------------------------------
     def references(self, unit: Unit, text: str, *, skip_docs: set[str] | None = None) -> None:
@@ -1040,6 +1121,30 @@ _PHRASE_ACTION_SPLIT = re.compile(
 _RENUMBER_AS_AMEND = re.compile(
     rf"^{AMEND_WORD}\s+(?:điểm|khoản|điều|tiết|mục)\s+[\w.]+\s+thành\s+(?:điểm|khoản|điều|tiết|mục)"
     r"\s+[\w.]+\s*$", re.IGNORECASE)
+
+
+# "tên Điều 5", "đoạn mở đầu khoản 2", "tên của Điều 5": the words are followed by the unit
+_NUMBERED_PART = re.compile(r"^\s*(?:của\s+)?(?:(?:điều|khoản|điểm)\s+)?\d", re.IGNORECASE)
+
+
+def _scope_of(target_part: str, path: str, targets: list[str], frag: Unit) -> str | None:
+    """What of ``path`` a quoted wording replaces: ``title`` (an article's name), ``lead`` (the
+    words before its sub-units), ``head`` (both), or None (all of it). The name belongs to an
+    article; the opening words to the one target, or to the target the others are parts of."""
+    title = _TITLE_ONLY.search(target_part) is not None and path.split(".")[-1][:1] in "DCM"
+    others = [t for t in targets if t != path]
+    inner = all(t.startswith(path + ".") for t in others)
+    lead = _LEAD_ONLY.search(target_part) is not None and inner
+    if title and lead:
+        return "head"
+    if title and len(targets) == 1:
+        # a whole article quoted under "tên Điều 5" gives the whole article
+        return None if frag.children else "title"
+    if title and inner:
+        return "title"
+    if lead:
+        return "lead"
+    return None
 
 
 def _body_instructions(unit: Unit, text: str) -> list[str]:

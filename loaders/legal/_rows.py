@@ -10,7 +10,7 @@ from typing import Any
 from hopgraph.core.errors import IngestError
 from hopgraph.loaders.legal._citations import TITLE_PLACEHOLDER, title_slugs
 from hopgraph.loaders.legal._ids import citation, doc_label, slugify, split_unit_id
-from hopgraph.loaders.legal._model import ParsedDocument, Problem, Unit
+from hopgraph.loaders.legal._model import SCOPED, ParsedDocument, Problem, Unit
 
 Row = dict[str, Any]
 EMBED_LEVELS = ("Article", "Clause", "Point", "Annex")
@@ -140,6 +140,9 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
             "supplemented_by": new.by_doc if new.kind == "inserted" else None,
             "inserted_after": new.inserted_after, "date_from_doc": new.date_from_doc,
             "scope": new.scope, "doc_start": new.doc_start,
+            # a new name or opening words as written: derive_phrase_versions writes the whole
+            # wording (text) from it and the wording it changes
+            "scope_text": new.text if new.scope in SCOPED else None,
             "made_from_instruction": None,
         }
         if new.kind == "version":

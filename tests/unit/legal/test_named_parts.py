@@ -1,0 +1,100 @@
+"""Amendments of an article's name and opening words, and one instruction quoting the wordings
+of several targets (issue 27), on short texts written for these tests (not real laws)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hopgraph.loaders.legal import ParsedDocument, parse_inputs
+
+BASE = """LUẬT
+Luật số: 12/2012/QH13
+Hà Nội, ngày 01 tháng 6 năm 2012
+LUẬT NGHỀ CÁ MẪU
+Điều 1. Phạm vi
+Luật này quy định về nghề cá.
+Điều 2. Giấy phép khai thác
+1. Tàu cá phải có giấy phép.
+2. Giấy phép có thời hạn 05 năm.
+Điều 3. Sổ nhật ký
+Sổ nhật ký khai thác gồm các nội dung sau đây:
+1. Tên tàu.
+2. Sản lượng.
+Điều 4. Hiệu lực
+Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2013.
+"""
+
+
+def _amending(body: str) -> str:
+    return ("LUẬT\nLuật số: 40/2016/QH14\nHà Nội, ngày 10 tháng 3 năm 2016\n"
+            "LUẬT SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT NGHỀ CÁ MẪU\n"
+            "Điều 1. Sửa đổi, bổ sung một số điều của Luật nghề cá mẫu số 12/2012/QH13\n"
+            f"{body}\nĐiều 2. Hiệu lực thi hành\n"
+            "Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2016.\n")
+
+
+def _parse(tmp_path: Path, body: str) -> ParsedDocument:
+    paths = []
+    for name, text in (("base", BASE), ("amending", _amending(body))):
+        path = tmp_path / f"{name}.txt"
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    docs, problems, _ = parse_inputs(paths)
+    assert not problems, problems
+    amending = next(d for d in docs if d.meta.doc_id == "40/2016/QH14")
+    assert not [w for w in amending.warnings if "second new wording" in str(w)]
+    return amending
+
+
+def _new(doc: ParsedDocument) -> dict[str, tuple[str, str | None, str]]:
+    return {n.path: (n.kind, n.scope, n.text) for n in doc.new_units}
+
+
+def test_name_and_opening_words_named_by_the_instruction_above(tmp_path: Path) -> None:
+    # "tên Điều" and "đoạn mở đầu" without a number, in points under the clause that names the
+    # article: one version of the article with its new name and opening words
+    doc = _parse(tmp_path, """1. Sửa đổi, bổ sung tên Điều, đoạn mở đầu của Điều 3 và bổ sung khoản 3 vào sau khoản 2 Điều 3 như sau:
+a) Sửa đổi, bổ sung tên Điều như sau:
+“Điều 3. Sổ nhật ký và báo cáo khai thác”;
+b) Sửa đổi, bổ sung đoạn mở đầu như sau:
+“Sổ nhật ký và báo cáo khai thác gồm các nội dung chủ yếu sau đây:”;
+c) Bổ sung khoản 3 vào sau khoản 2 như sau:
+“3. Vị trí khai thác.”.""")
+    new = _new(doc)
+    assert new["D3"] == ("version", "head", "Điều 3. Sổ nhật ký và báo cáo khai thác\n"
+                         "Sổ nhật ký và báo cáo khai thác gồm các nội dung chủ yếu sau đây:")
+    assert new["D3.K3"][:2] == ("inserted", None)
+    targets = {(r.source.split(":")[1], r.type, r.target.split(":")[1]) for r in doc.relations
+               if r.target.startswith("12/2012/QH13:")}
+    assert {("D1.K1.a", "AMENDS", "D3"), ("D1.K1.b", "AMENDS", "D3"),
+            ("D1.K1.c", "SUPPLEMENTS", "D3.K3")} <= targets
+
+
+def test_a_name_beside_a_clause_keeps_the_clause_out_of_the_name(tmp_path: Path) -> None:
+    # the quoted article holds its new name and one clause: the name alone is the article's
+    # new wording (its other clauses stay), the clause is the clause's
+    doc = _parse(tmp_path, """1. Sửa đổi, bổ sung tên Điều 2 và khoản 2 Điều 2 như sau:
+“Điều 2. Giấy phép và hạn ngạch khai thác
+2. Giấy phép có thời hạn 10 năm.”""")
+    new = _new(doc)
+    assert new["D2"] == ("version", "title", "Điều 2. Giấy phép và hạn ngạch khai thác")
+    assert new["D2.K2"] == ("version", None, "2. Giấy phép có thời hạn 10 năm.")
+
+
+def test_an_unnumbered_name_takes_the_article_of_the_next_target(tmp_path: Path) -> None:
+    doc = _parse(tmp_path, """1. Sửa đổi tên Điều, khoản 1 Điều 2 như sau:
+“Điều 2. Giấy phép khai thác thủy sản”
+“1. Tàu cá phải có giấy phép khai thác thủy sản.”""")
+    new = _new(doc)
+    assert new["D2"] == ("version", "title", "Điều 2. Giấy phép khai thác thủy sản")
+    assert new["D2.K1"] == ("version", None, "1. Tàu cá phải có giấy phép khai thác thủy sản.")
+
+
+def test_several_wordings_quoted_on_one_line_go_to_their_targets(tmp_path: Path) -> None:
+    doc = _parse(tmp_path, """1. Bổ sung khoản 1a vào sau khoản 1 Điều 2; sửa đổi khoản 2 Điều 2 như sau: “1a. Tàu cá nhỏ được miễn giấy phép:
+a) Tàu dưới 6 mét;
+b) Tàu không lắp máy.” “2. Giấy phép có thời hạn 10 năm.”""")
+    new = _new(doc)
+    assert new["D2.K1a"][:2] == ("inserted", None)
+    assert new["D2.K1a.b"][2] == "b) Tàu không lắp máy."
+    assert new["D2.K2"] == ("version", None, "2. Giấy phép có thời hạn 10 năm.")
