@@ -7,6 +7,8 @@ Real copies of legal texts put units on lines in ways the markers' line-start ru
   the prefix is removed and a repeated path is cut into its units;
 - **a quote opening on the instruction's own line** (``… như sau: “4. Áp dụng …``) is moved to a
   line of its own, so the quoted new wording is read as a quote;
+- **a first point glued to its clause's opening words** (``Ủy ban nhân dân cấp huyện: a) Xác
+  nhận …`` with ``b) …`` on the next line) is put on a line of its own;
 - **an instruction broken over two lines** (``1. Bổ sung các khoản 4, 5 và 6 vào`` /
   ``Điều 4 như sau:``) is joined: a line that cannot start a unit (it opens in lower case, or
   with ``Điều N`` followed by a lower-case word) continues a line with no closing punctuation.
@@ -155,10 +157,29 @@ def _instruction_like(text: str) -> bool:
                  text))
 
 
+# a clause's opening words and its first point on one line ("Ủy ban nhân dân cấp huyện: a) Xác
+# nhận …" with "b) …" on the next line): the point starts a line of its own
+_GLUED_FIRST_POINT = re.compile(r"(?<=:)[ \t]+(?=a\)[ \t]+\S)")
+
+
+def _split_first_points(lines: Lines) -> Lines:
+    out: Lines = []
+    for i, (line, raw) in enumerate(lines):
+        after = next((t.strip() for _, t in lines[i + 1:] if t.strip()), "")
+        m = _GLUED_FIRST_POINT.search(raw)
+        if m is not None and after.startswith("b)") and raw[: m.start()].strip():
+            out.append((line, raw[: m.start()].rstrip()))
+            out.append((line, raw[m.end():]))
+        else:
+            out.append((line, raw))
+    return out
+
+
 def repair_layout(lines: Lines) -> Lines:
-    """The lines with portal prefixes removed, quotes split off, broken instructions joined."""
+    """The lines with portal prefixes removed, quotes split off, broken instructions joined,
+    a first point glued to its clause's opening words put on a line of its own."""
     prefix = portal_prefix(lines)
     if prefix is not None:
         lines = _strip_portal(lines, prefix)
     lines = _join_broken(lines)
-    return _split_quotes(lines)
+    return _split_first_points(_split_quotes(lines))

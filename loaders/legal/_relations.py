@@ -1232,6 +1232,29 @@ def _level_of(path: str) -> str:
     return "Point"
 
 
+def _drop_announcements(doc: ParsedDocument) -> None:
+    """``6. Sửa đổi, bổ sung khoản 1, khoản 5 Điều 18 như sau:`` over ``a) Sửa đổi, bổ sung
+    khoản 1 như sau: Bãi bỏ điểm d …`` and ``b) … khoản 5 …``: the instruction above announces
+    what the ones below it do. Its edge to a unit that an instruction below changes (that unit,
+    or a part of a clause or point) is taken out when it wrote no wording of its own: left, it
+    read as an amendment whose new wording was not extracted, and the unit was served as of
+    unknown wording."""
+    below: dict[str, set[str]] = {}
+    for rel in doc.relations:
+        if rel.type in _CHANGE_TYPES and rel.source_kind == "unit":
+            below.setdefault(rel.target, set()).add(rel.source)
+    worded = {n.target_id or n.id for n in doc.new_units}
+
+    def announced(rel: Relation) -> bool:
+        if rel.type != "AMENDS" or rel.method != "amend_instruction" or rel.target in worded:
+            return False
+        inside = [t for t in below if t == rel.target or (
+            t.startswith(rel.target + ".") and _level_of(rel.target) in ("Clause", "Point"))]
+        return any(src.startswith(rel.source + ".") for t in inside for src in below[t])
+
+    doc.relations[:] = [r for r in doc.relations if not announced(r)]
+
+
 def extract_relations(doc: ParsedDocument, names: Mapping[str, str] | None = None, *,
                       reset: bool = False) -> None:
     """Fill ``doc.relations``, ``doc.new_units`` and ``doc.unresolved`` from its text.
@@ -1258,6 +1281,7 @@ def extract_relations(doc: ParsedDocument, names: Mapping[str, str] | None = Non
         own = unit.own_text
         replaced = ex.replacements(unit, own)
         ex.references(unit, own, skip_docs=replaced)
+    _drop_announcements(doc)
     for text in [doc.meta.title or "", *(t for _, t in doc.preamble),
                  *(u.own_text for u in doc.units)]:
         ex.stated_amendments(text)

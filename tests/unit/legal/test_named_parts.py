@@ -1,5 +1,6 @@
-"""Amendments of an article's name and opening words, and one instruction quoting the wordings
-of several targets (issue 27), on short texts written for these tests (not real laws)."""
+"""Amendments of an article's name and opening words, one instruction quoting the wordings of
+several targets, an instruction that announces the ones below it, and a first point glued to its
+clause's opening words (issue 27), on short texts written for these tests (not real laws)."""
 
 from __future__ import annotations
 
@@ -98,3 +99,30 @@ b) Tàu không lắp máy.” “2. Giấy phép có thời hạn 10 năm.”"""
     assert new["D2.K1a"][:2] == ("inserted", None)
     assert new["D2.K1a.b"][2] == "b) Tàu không lắp máy."
     assert new["D2.K2"] == ("version", None, "2. Giấy phép có thời hạn 10 năm.")
+
+
+def test_an_announcing_instruction_leaves_the_change_to_the_ones_below(tmp_path: Path) -> None:
+    # "1. Sửa đổi khoản 1, khoản 2 Điều 3 như sau:" then "a) … khoản 1 …: Bãi bỏ …" (no
+    # wording of clause 1 anywhere): no edge says clause 1 got a new wording not extracted
+    doc = _parse(tmp_path, """1. Sửa đổi, bổ sung khoản 1, khoản 2 Điều 2 như sau:
+a) Sửa đổi, bổ sung khoản 1 như sau:
+Bãi bỏ cụm từ “cá” tại khoản này.
+b) Sửa đổi, bổ sung khoản 2 như sau:
+“2. Giấy phép có thời hạn 10 năm.”""")
+    edges = {(r.source.split(":")[1], r.type, r.target.split(":")[1], r.method)
+             for r in doc.relations if r.target.startswith("12/2012/QH13:")}
+    assert ("D1.K1", "AMENDS", "D2.K1", "amend_instruction") not in edges
+    assert any(e[:3] == ("D1.K1.a", "AMENDS", "D2.K1") for e in edges)
+    assert ("D1.K1.b", "AMENDS", "D2.K2", "amend_instruction") in edges
+
+
+def test_a_first_point_glued_to_the_opening_words(tmp_path: Path) -> None:
+    text = BASE.replace("Sổ nhật ký khai thác gồm các nội dung sau đây:\n1. Tên tàu.",
+                        "1. Sổ nhật ký gồm: a) Tên tàu;\nb) Tên thuyền trưởng.")
+    path = tmp_path / "glued.txt"
+    path.write_text(text, encoding="utf-8")
+    docs, problems, _ = parse_inputs([path])
+    assert not problems
+    units = {u.path: u.own_text for u in docs[0].units}
+    assert units["D3.K1"] == "1. Sổ nhật ký gồm:"
+    assert units["D3.K1.a"] == "a) Tên tàu;" and units["D3.K1.b"] == "b) Tên thuyền trưởng."
