@@ -106,19 +106,18 @@ def _quote_after_target(raw: str) -> re.Match[str] | None:
 def _split_quotes(lines: Lines) -> Lines:
     out: Lines = []
     for line, whole in lines:
-        *before, raw = _CLOSE_THEN_WORDING.split(whole)
-        out.extend((line, x.rstrip()) for x in before)
-        close = _CLOSE_THEN_ARTICLE.search(raw)
-        if close and close.start() > 0:
-            # new wording closed mid-line and the next article starts there ("…”Điều 2 Luật …")
-            out.append((line, raw[: close.start()].rstrip()))
-            raw = raw[close.end():]
-        m = _QUOTE_ON_LINE.search(raw) or _quote_after_target(raw)
-        if m and m.end() < len(raw.rstrip()):
-            out.append((line, raw[: m.end()].rstrip()))
-            out.append((line, raw[m.end():].strip()))
-        else:
-            out.append((line, raw))
+        for raw in _CLOSE_THEN_WORDING.split(whole):
+            close = _CLOSE_THEN_ARTICLE.search(raw)
+            if close and close.start() > 0:
+                # new wording closed mid-line and the next article starts there ("…”Điều 2 …")
+                out.append((line, raw[: close.start()].rstrip()))
+                raw = raw[close.end():]
+            m = _QUOTE_ON_LINE.search(raw) or _quote_after_target(raw)
+            if m and m.end() < len(raw.rstrip()):
+                out.append((line, raw[: m.end()].rstrip()))
+                out.append((line, raw[m.end():].strip()))
+            else:
+                out.append((line, raw.rstrip()))
     return out
 
 

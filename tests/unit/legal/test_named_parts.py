@@ -99,6 +99,12 @@ b) Tàu không lắp máy.” “2. Giấy phép có thời hạn 10 năm.”"""
     assert new["D2.K1a"][:2] == ("inserted", None)
     assert new["D2.K1a.b"][2] == "b) Tàu không lắp máy."
     assert new["D2.K2"] == ("version", None, "2. Giấy phép có thời hạn 10 năm.")
+    # the instruction, the first wording and the second on one line
+    doc = _parse(tmp_path, "1. Khoản 1 và khoản 2 Điều 2 được sửa đổi, bổ sung như sau: “1. Tàu "
+                           "cá phải có giấy phép khai thác.” “2. Giấy phép có thời hạn 10 năm.”")
+    new = _new(doc)
+    assert new["D2.K1"] == ("version", None, "1. Tàu cá phải có giấy phép khai thác.")
+    assert new["D2.K2"] == ("version", None, "2. Giấy phép có thời hạn 10 năm.")
 
 
 def test_an_announcing_instruction_leaves_the_change_to_the_ones_below(tmp_path: Path) -> None:
