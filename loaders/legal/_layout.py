@@ -7,6 +7,7 @@ Real copies of legal texts put units on lines in ways the markers' line-start ru
   the prefix is removed and a repeated path is cut into its units;
 - **a quote opening on the instruction's own line** (``… như sau: “4. Áp dụng …``) is moved to a
   line of its own, so the quoted new wording is read as a quote;
+- **the word ``Điều`` alone on a line** and the article's number and name on the next are joined;
 - **a first point glued to its clause's opening words** (``Ủy ban nhân dân cấp huyện: a) Xác
   nhận …`` with ``b) …`` on the next line) is put on a line of its own;
 - **an instruction broken over two lines** (``1. Bổ sung các khoản 4, 5 và 6 vào`` /
@@ -156,6 +157,22 @@ def _instruction_like(text: str) -> bool:
                  text))
 
 
+# the word "Điều" alone on a line, its number and name on the next ("Điều⏎74. Cưỡng chế …")
+_ARTICLE_WORD_ALONE = re.compile(r"^([“\"]?)(Điều|ĐIỀU)$")
+_ARTICLE_NUMBER_START = re.compile(r"^\d{1,4}[a-zđ]?\.(?:\s|$)")
+
+
+def _join_article_word(lines: Lines) -> Lines:
+    out: Lines = []
+    for line, raw in lines:
+        if out and _ARTICLE_WORD_ALONE.match(out[-1][1].strip()) and \
+                _ARTICLE_NUMBER_START.match(raw.strip()):
+            out[-1] = (out[-1][0], f"{out[-1][1].strip()} {raw.strip()}")
+            continue
+        out.append((line, raw))
+    return out
+
+
 # a clause's opening words and its first point on one line ("Ủy ban nhân dân cấp huyện: a) Xác
 # nhận …" with "b) …" on the next line): the point starts a line of its own
 _GLUED_FIRST_POINT = re.compile(r"(?<=:)[ \t]+(?=a\)[ \t]+\S)")
@@ -177,6 +194,7 @@ def _split_first_points(lines: Lines) -> Lines:
 def repair_layout(lines: Lines) -> Lines:
     """The lines with portal prefixes removed, quotes split off, broken instructions joined,
     a first point glued to its clause's opening words put on a line of its own."""
+    lines = _join_article_word(lines)
     prefix = portal_prefix(lines)
     if prefix is not None:
         lines = _strip_portal(lines, prefix)

@@ -1,6 +1,6 @@
 """Amendments of an article's name and opening words, one instruction quoting the wordings of
-several targets, an instruction that announces the ones below it, and a first point glued to its
-clause's opening words (issue 27), on short texts written for these tests (not real laws)."""
+several targets, an instruction that announces the ones below it, a first point glued to its
+clause's opening words and the word "Điều" alone on a line (issue 27), on short texts written for these tests (not real laws)."""
 
 from __future__ import annotations
 
@@ -132,3 +132,21 @@ def test_a_first_point_glued_to_the_opening_words(tmp_path: Path) -> None:
     units = {u.path: u.own_text for u in docs[0].units}
     assert units["D3.K1"] == "1. Sổ nhật ký gồm:"
     assert units["D3.K1.a"] == "a) Tên tàu;" and units["D3.K1.b"] == "b) Tên thuyền trưởng."
+
+
+def test_the_article_word_alone_on_a_line(tmp_path: Path) -> None:
+    # "Điều" on a line, "3. Sổ nhật ký" on the next: an article, not clause 3 of Điều 2; in a
+    # quoted wording too ("tên điều và khoản 1 Điều 2 như sau: “Điều⏎2. …⏎1. …”")
+    doc = _parse(tmp_path, """1. Sửa đổi, bổ sung tên điều và khoản 1 Điều 2 như sau:
+“Điều
+2. Giấy phép khai thác thủy sản
+1. Tàu cá phải có giấy phép khai thác thủy sản.”""")
+    new = _new(doc)
+    assert new["D2"] == ("version", "title", "Điều 2. Giấy phép khai thác thủy sản")
+    assert new["D2.K1"] == ("version", None, "1. Tàu cá phải có giấy phép khai thác thủy sản.")
+    path = tmp_path / "word.txt"
+    path.write_text(BASE.replace("Điều 3. Sổ nhật ký", "Điều\n3. Sổ nhật ký"), encoding="utf-8")
+    docs, problems, _ = parse_inputs([path])
+    assert not problems and not docs[0].warnings
+    units = {u.path: u for u in docs[0].units}
+    assert units["D3"].heading == "Sổ nhật ký" and "D3.K2" in units and "D2.K3" not in units
