@@ -8,39 +8,105 @@ CALL () {
   DETACH DELETE old
 }
 // A new name or new opening words only (scope 'title', 'lead' or 'head': both; scope_text as
-// written): the version's text is the whole wording, the one it changes (the latest written in
-// full that had started by then, else the unit's own text) with that part replaced, the sub-units
-// kept. An article's name is its first line ('Điều 5.' alone: the next line too); the opening
-// words run to the first line that starts a clause (of an article) or a point (of a clause).
+// written) of an article, clause or point: the version's text is the unit's whole wording at the
+// version's start, like a version written in full: the wording it changes (the latest written in
+// full that had started by then, else the unit's own text) with that part replaced, and the
+// changes of its parts in force by then applied (a part's latest wording in place of its earlier
+// ones, a repealed part reduced to its marker, an inserted part after the part it follows), so
+// that no earlier wording of a part is served in it (derive_version_validity marks it stale
+// inside from a later change of a part). An article's name is its first line ('Điều 5.' alone:
+// the next line too); the opening words run to the first line that starts a clause (of an
+// article) or a point (of a clause). A chapter's or section's new name stays the name alone.
 CALL () {
   MATCH (v:UnitVersion)-[:VERSION_OF]->(u:LegalUnit)
   WHERE v.scope IN ['title', 'lead', 'head'] AND v.scope_text IS NOT NULL
     AND ($doc_ids IS NULL OR v.doc_id IN $doc_ids)
-  CALL (v, u) {
+  WITH v, u, coalesce(v.valid_from, v.not_before) AS day
+  CALL (v, u, day) {
     OPTIONAL MATCH (b:UnitVersion)-[:VERSION_OF]->(u)
     WHERE b <> v AND b.derived IS NULL AND b.scope IS NULL
-      AND coalesce(b.valid_from, b.not_before) <= coalesce(v.valid_from, v.not_before)
+      AND coalesce(b.valid_from, b.not_before) <= day
     WITH b ORDER BY coalesce(b.valid_from, b.not_before) DESC, b.id DESC
     LIMIT 1
     RETURN b
   }
-  WITH v, u, split(coalesce(b.text, u.text, ''), '\n') AS lines,
+  WITH v, u, day, split(coalesce(b.text, u.text, ''), '\n') AS lines,
     CASE u.level WHEN 'Article' THEN '\\s*\\d{1,3}[a-zđ]?\\.(?:\\s.*)?'
       WHEN 'Clause' THEN '\\s*[a-zđ]\\d?\\)(?:\\s.*)?' END AS sub_start
-  WITH v, u, lines,
+  WITH v, u, day, lines,
     coalesce([i IN range(1, size(lines) - 1) WHERE sub_start IS NOT NULL AND lines[i] =~ sub_start][0],
       size(lines)) AS subs,
     CASE WHEN u.level IN ['Clause', 'Point'] THEN 0
-      WHEN u.level = 'Article' AND size(lines) > 1 AND trim(lines[0]) =~ '(?i)điều\\s+\\S+\\s*[.:]?' THEN 2 ELSE 1 END AS name_lines
-  WITH v, u, lines, subs, CASE WHEN name_lines > subs THEN subs ELSE name_lines END AS name_lines,
+      WHEN size(lines) > 1 AND trim(lines[0]) =~ '(?i)điều\\s+\\S+\\s*[.:]?' THEN 2 ELSE 1 END AS name_lines
+  WITH v, u, day, lines, subs, CASE WHEN name_lines > subs THEN subs ELSE name_lines END AS name_lines,
     CASE WHEN u.level = 'Clause' AND NOT v.scope_text STARTS WITH u.number + '.' THEN u.number + '. '
       WHEN u.level = 'Point' AND NOT v.scope_text STARTS WITH u.number + ')' THEN u.number + ') '
       ELSE '' END AS marker
-  WITH v, CASE v.scope
+  WITH v, u, day, CASE v.scope
       WHEN 'title' THEN [v.scope_text] + lines[name_lines..]
       WHEN 'head' THEN [v.scope_text] + lines[subs..]
       ELSE lines[..name_lines] + [marker + v.scope_text] + lines[subs..] END AS out
-  WITH v, trim(reduce(t = '', x IN out | t + '\n' + x)) AS whole
+  WITH v, u, day, trim(reduce(t = '', x IN out | t + '\n' + x)) AS composed
+  // the parts changed by the version's start: [earlier wordings], the wording then (null:
+  // repealed), the wording an inserted part follows
+  CALL (u, day) {
+    OPTIONAL MATCH (u)-[:CONTAINS*1..2]->(p:LegalUnit) WHERE NOT p:UnitVersion
+    WITH p WHERE p IS NOT NULL
+    CALL (p, day) {
+      OPTIONAL MATCH (pv:UnitVersion)-[:VERSION_OF]->(p)
+      WHERE pv.derived IS NULL AND pv.scope IS NULL AND coalesce(pv.valid_from, pv.not_before) <= day
+      WITH pv ORDER BY coalesce(pv.valid_from, pv.not_before), pv.id
+      RETURN [x IN collect(pv) | x.text] AS wordings
+    }
+    CALL (p, day) {
+      OPTIONAL MATCH (p)<-[r:REPEALS]-(rs)
+      OPTIONAL MATCH (rd:LegalNode {id: coalesce(rs.doc_id, rs.id)}) WHERE rd:Document
+      WITH coalesce(r.effective_date, rd.effective_date, rd.issue_date) AS d WHERE d <= day
+      RETURN count(d) > 0 AS repealed
+    }
+    OPTIONAL MATCH (parent:LegalUnit)-[:CONTAINS]->(p) WHERE parent <> u
+    WITH p, wordings, repealed, parent,
+      p.supplemented_by IS NOT NULL AND coalesce(p.valid_from, p.not_before) <= day AS inserted,
+      p.supplemented_by IS NOT NULL AND NOT coalesce(coalesce(p.valid_from, p.not_before) <= day, false) AS not_yet
+    // a point inside a clause that is itself changed, inserted or repealed by then is in that
+    // clause's wording
+    WHERE NOT not_yet AND (parent IS NULL OR NOT (
+      parent.supplemented_by IS NOT NULL
+      OR EXISTS { MATCH (parent)<-[:VERSION_OF]-(x:UnitVersion) WHERE x.derived IS NULL AND x.scope IS NULL
+                  AND coalesce(x.valid_from, x.not_before) <= day }
+      OR EXISTS { MATCH (parent)<-[r2:REPEALS]-() WHERE coalesce(r2.effective_date, date('0001-01-01')) <= day }))
+      AND (repealed OR inserted OR size(wordings) > 0)
+    OPTIONAL MATCH (anchor:LegalUnit {id: p.inserted_after}) WHERE inserted
+    OPTIONAL MATCH (av:UnitVersion)-[:VERSION_OF]->(anchor)
+    WHERE av.derived IS NULL AND av.scope IS NULL AND coalesce(av.valid_from, av.not_before) <= day
+    WITH p, wordings, repealed, inserted, anchor, av ORDER BY coalesce(av.valid_from, av.not_before) DESC
+    WITH p, wordings, repealed, inserted, anchor, collect(av.text)[0] AS anchor_now
+    ORDER BY CASE WHEN inserted THEN 1 ELSE 0 END, p.id
+    WITH collect({
+      olds: CASE WHEN inserted THEN [] ELSE [p.text] + wordings[..size(wordings) - 1] END,
+      now: CASE WHEN repealed THEN p.number + CASE p.level WHEN 'Point' THEN ')' ELSE '.' END + ' (bãi bỏ)'
+        WHEN size(wordings) > 0 THEN last(wordings) ELSE p.text END,
+      inserted: inserted AND NOT repealed, anchor_id: anchor.id,
+      anchor: coalesce(anchor_now, anchor.text)}) AS found
+    // inserted parts in number order; one after a part another one was inserted after follows
+    // that one ("khoản 1a, 1b và 1c vào sau khoản 1")
+    RETURN [i IN range(0, size(found) - 1) | {olds: found[i].olds, now: found[i].now,
+      inserted: found[i].inserted, anchor: coalesce(last(
+      [j IN range(0, i - 1) WHERE found[i].inserted AND found[j].inserted
+        AND found[j].anchor_id = found[i].anchor_id | found[j].now]), found[i].anchor)}] AS ops
+  }
+  // a wording found once in the text is replaced (found twice: which one is the part's is not
+  // known, it stays, and the version is stale inside from then)
+  WITH v, u, CASE WHEN u.level IN ['Article', 'Clause', 'Point'] THEN reduce(t = composed, op IN ops |
+      CASE WHEN op.inserted THEN
+        CASE WHEN t CONTAINS trim(op.now) THEN t
+          WHEN op.anchor IS NOT NULL AND size(split(t, trim(op.anchor))) = 2
+          THEN replace(t, trim(op.anchor), trim(op.anchor) + '\n' + trim(op.now))
+          WHEN op.anchor IS NULL THEN t + '\n' + trim(op.now) ELSE t END
+      ELSE reduce(t2 = t, o IN op.olds | CASE WHEN o IS NULL OR trim(o) = ''
+        OR size(split(t2, trim(o))) <> 2 THEN t2
+        ELSE replace(t2, trim(o), trim(op.now)) END) END)
+    ELSE v.scope_text END AS whole
   SET v.text = whole, v.text_segmented = whole
 }
 CALL () {
