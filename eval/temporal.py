@@ -13,7 +13,8 @@ graph). Three systems answer every question at its date, over the same graph and
 
 How a served wording is judged (:func:`judge`): the served text and every wording of the unit's
 timeline are put in compare form (:func:`~._temporal_gold.normalise`: NFC, lower case, quotes and
-the unit's own label removed, single spaces); the served text IS the wording with the highest
+the unit's own label removed, single spaces); a served text equal to a wording in that form is
+that wording; otherwise the served text IS the wording with the highest
 similarity (rapidfuzz ``ratio``, 0-1) when that is at least ``MATCH`` and beats every other
 wording by ``MARGIN`` — unless the served text is a part of another, longer wording
 (``partial_ratio`` at least ``FRAGMENT_MATCH``, served text under ``FRAGMENT`` of its length) and
@@ -70,6 +71,10 @@ def judge(served: str, wordings: Sequence[str | None]) -> int | None:
     if not s:
         return None
     forms = [normalise(w) if w else "" for w in wordings]
+    # A served text equal to a wording is that wording, however close another one is: a change
+    # of a few words leaves two long wordings within MARGIN of each other.
+    if s in forms:
+        return forms.index(s)
     ratios = [fuzz.ratio(s, f) / 100 if f else 0.0 for f in forms]
     found = _best(ratios, forms, MATCH, MARGIN)
     if found is not None:
@@ -299,7 +304,8 @@ def run_temporal(gold: Gold, questions: Sequence[Question], systems: dict[str, S
     tl_kinds = Counter(k for t in gold.timelines for k in t.kinds)
     info = {"pairs": gold.pairs, "edges": gold.edges, "timelines": len(gold.timelines),
             "changes_by_kind": dict(tl_kinds), "questions": len(questions),
-            "skipped_edges": dict(gold.skipped.most_common())}
+            "skipped_edges": dict(gold.skipped.most_common()),
+            "skipped_questions": dict(gold.skipped_questions.most_common())}
     return TemporalReport(summary, by_phase, rows, info, errors)
 
 
@@ -369,6 +375,9 @@ def render_markdown(report: TemporalReport, *, title: str) -> str:
               f"timelines, changes by kind {g['changes_by_kind']}, {g['questions']} questions.",
               "", "Gold edges not turned into questions: "
               + "; ".join(f"{v} {k}" for k, v in g["skipped_edges"].items()) + "."]
+    if g.get("skipped_questions"):
+        lines += ["", "Dated questions not asked: "
+                  + "; ".join(f"{v} {k}" for k, v in g["skipped_questions"].items()) + "."]
     if report.errors:
         lines += ["", "Errors (counted as abstentions): "
                   + "; ".join(f"{v} × {k}" for k, v in report.errors.items())]

@@ -398,6 +398,12 @@ class Gold:
     skipped: Counter[str] = field(default_factory=Counter)
     pairs: int = 0
     edges: int = 0
+    # Every dated gold change of an article, clause or point, by amended document name (also the
+    # edges whose new wording could not be read): a change of a part of a unit, or of the unit
+    # it belongs to, changes what is in force of it too.
+    changed: dict[str, list[tuple[Address, date]]] = field(default_factory=dict)
+    # Dated questions not asked, by reason (see :func:`generate_questions`).
+    skipped_questions: Counter[str] = field(default_factory=Counter)
 
 
 def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
@@ -423,6 +429,7 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
     skipped: Counter[str] = Counter()
     # (amended file, address) -> list of (date, kind, by wording source, amending file, by_unit)
     changes: dict[tuple[Path, Address], list[tuple[date, str, Path, str, str, dict[str, str]]]] = {}
+    changed: dict[str, list[tuple[Address, date]]] = {}
     edges = 0
 
     def text_of(path: Path) -> TextUnits | None:
@@ -489,6 +496,7 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
                     how = "words removed"
             changes.setdefault((amended, addr), []).append(
                 (day, how, amending, str(by_unit), str(e.get("subject") or ""), meta_p))
+            changed.setdefault(meta_p["doc"], []).append((addr, day))
     timelines: list[Timeline] = []
     for (amended, addr), evs in changes.items():
         base = texts[amended]
@@ -535,7 +543,7 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
         timelines.append(Timeline(meta_p["doc"], meta_p["number"], addr, heading, wordings, kinds,
                                   meta_p["tier"]))
     timelines.sort(key=lambda t: (t.doc, [a or "" for a in t.address]))
-    return Gold(timelines, files, skipped, len(pairs), edges)
+    return Gold(timelines, files, skipped, len(pairs), edges, changed)
 
 
 # -- questions ---------------------------------------------------------------------------------
@@ -627,11 +635,35 @@ def phrase(tl: Timeline, day: date, phrasing: str, texts: Sequence[str | None]) 
             f"tại ngày {d}?")
 
 
+NESTED = ("a part of the unit, or the unit it belongs to, changed between its wording's start "
+          "and the date (the wording in force then is written nowhere as one text)")
+
+
+def _within(a: Address, b: Address) -> bool:
+    """``a`` and ``b`` are two different units, one inside the other (a clause and its point)."""
+    la, lb = [x for x in a if x], [x for x in b if x]
+    n = min(len(la), len(lb))
+    return a != b and n > 0 and la[:n] == lb[:n]
+
+
+def _nested_change(gold: Gold, tl: Timeline, idx: int, day: date) -> bool:
+    """A gold change of a part of ``tl``'s unit or of a unit above it took effect after the
+    wording ``idx`` started and by ``day``: what is in force on ``day`` is then neither that
+    wording nor any other one text the files hold (an article whose clause was amended in 2018
+    is not the article's own text of 2015 in 2025)."""
+    start = tl.wordings[idx].start
+    return any(_within(addr, tl.address) and (start is None or start < when) and when <= day
+               for addr, when in gold.changed.get(tl.doc, ()))
+
+
 def generate_questions(gold: Gold, *, seed: int = 0, phrasings_per_date: int = 1
                        ) -> list[Question]:
     """For every change of every timeline: a question the day before it, on its day, and after
     it (half-way to the next change, at most ``AFTER_MAX_DAYS``), each in
-    ``phrasings_per_date`` of the ``PHRASINGS`` drawn with ``seed``."""
+    ``phrasings_per_date`` of the ``PHRASINGS`` drawn with ``seed``; no question on a day when a
+    part of the unit, or the unit above it, has changed since the wording then in force started
+    (counted in ``gold.skipped_questions``)."""
+    gold.skipped_questions.clear()
     rng = random.Random(seed)
     out: list[Question] = []
     for ti, tl in enumerate(gold.timelines):
@@ -648,7 +680,12 @@ def generate_questions(gold: Gold, *, seed: int = 0, phrasings_per_date: int = 1
             for phase_, day in days:
                 idx = tl.at(day)
                 expected = idx if tl.wordings[idx].text is not None else None
-                for phrasing in rng.sample(PHRASINGS, k=min(phrasings_per_date, len(PHRASINGS))):
+                # drawn first: a question left out does not change the others' phrasings
+                drawn = rng.sample(PHRASINGS, k=min(phrasings_per_date, len(PHRASINGS)))
+                if _nested_change(gold, tl, idx, day):
+                    gold.skipped_questions[NESTED] += len(drawn)
+                    continue
+                for phrasing in drawn:
                     qid = f"t{ti}.c{ci}.{phase_}.{phrasing}"
                     out.append(Question(qid, phrase(tl, day, phrasing, texts), day, phase_,
                                         phrasing, ti, expected, tl.kinds[ci - 1]))

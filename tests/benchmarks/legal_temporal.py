@@ -85,6 +85,9 @@ def _section(title: str, data: dict[str, Any], seconds: float, command: str) -> 
               f"timelines, changes {g['changes_by_kind']}, {g['questions']} questions "
               f"generated.", "", "Gold edges not turned into questions: "
               + "; ".join(f"{v} {k}" for k, v in g["skipped_edges"].items()) + ".", ""]
+    if g.get("skipped_questions"):
+        lines += ["Dated questions not asked: " + "; ".join(
+            f"{v} {k}" for k, v in g["skipped_questions"].items()) + ".", ""]
     if data.get("errors"):
         lines += ["Errors (counted as abstentions): " + json.dumps(data["errors"],
                                                                    ensure_ascii=False), ""]

@@ -219,3 +219,28 @@ def test_paraphrase_keeps_a_rewording_only_when_it_states_the_date() -> None:
             assert after.template == before.text and after.paraphrased_by == "prompt-chat"
     assert sum(kept.values()) == 3 and kept["paraphrased"] == sum(
         "30/06/2021" not in q.text for q in qs)
+
+
+def test_a_served_text_equal_to_a_wording_is_that_wording_however_close_another_is() -> None:
+    base = "1. Hồ sơ gồm: " + "; ".join(f"giấy tờ số {i}" for i in range(60)) + "."
+    later = base.replace("giấy tờ số 7;", "giấy tờ số 7 bản chính;")
+    assert judge(base, [base, later]) == 0 and judge(later, [base, later]) == 1
+    # equal in compare form: quotes, case, spacing and the unit's label do not count
+    assert judge("  " + later.upper().replace("1. ", "“", 1) + "”", [base, later]) == 1
+
+
+def test_no_question_where_a_part_of_the_unit_changed_in_between() -> None:
+    from hopgraph.eval.temporal_gold import Gold, Timeline, Wording
+
+    article = Timeline("Luật Thử", "1/2020/QH14", ("5", None, None), "Quyền",
+                       [Wording("Điều 5. Quyền 1. A. 2. B.", None, "original"),
+                        Wording("Điều 5. Quyền mới 1. C.", date(2025, 1, 1), "Luật Sửa: Điều 1")],
+                       ["replaced"], "core")
+    gold = Gold([article], [], changed={"Luật Thử": [(("5", None, None), date(2025, 1, 1)),
+                                                     (("5", "2", None), date(2022, 1, 1))]})
+    qs = generate_questions(gold, seed=0)
+    # the day before 2025-01-01 the article is its 2015 text with clause 2 of 2022: no gold text
+    assert [q.phase for q in qs] == ["on", "after"]
+    assert sum(gold.skipped_questions.values()) == 1
+    # a change of the clause before the article's own wording started does not matter after it
+    assert all(q.expected == 1 for q in qs)
