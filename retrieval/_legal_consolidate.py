@@ -561,15 +561,52 @@ def consolidate_text(text: str, parts: Sequence[PartChange]) -> tuple[str, bool]
             if anchor and anchor in out:
                 i = out.index(anchor) + len(anchor)
                 out = out[:i] + "\n" + p.shown + out[i:]
-            else:
+            elif anchor or (placed := _place_by_number(out, p.shown, p.marker)) is None:
                 complete = False
+            else:
+                out = placed
             continue
         if not p.original or p.original not in out:
+            if p.kind == "VERSION_OF" and p.shown and p.shown == p.original and (
+                    placed := _place_by_number(out, p.shown, p.marker)) is not None:
+                # a part inserted with no part named before it ("Bổ sung khoản 4 vào Điều
+                # 100"): its wording is its own text, which the text does not hold yet
+                out = placed
+                continue
             complete = False
             continue
         new = p.shown if p.kind == "VERSION_OF" and p.shown else f"{p.marker} (bãi bỏ)"
         out = out.replace(p.original, new, 1)
     return out, complete
+
+
+_POINT_ORDER = "abcdđeghiklmnopqrstuvxy"
+_CLAUSE_MARK = re.compile(r"^\s*(\d{1,3})([a-zđ]?)\.(?:\s|$)")
+_POINT_MARK = re.compile(r"^\s*([a-zđ])(\d?)\)(?:\s|$)")
+
+
+def _place_by_number(text: str, new: str, marker: str) -> str | None:
+    """``text`` with ``new`` (a clause ``4.`` or a point ``đ)``, as ``marker`` says) before the
+    first line of its level whose number comes after it, or at the end; None when the marker
+    is neither."""
+    def key(line: str) -> tuple[int, str] | None:
+        m = (_CLAUSE_MARK if clause else _POINT_MARK).match(line)
+        if m is None:
+            return None
+        if clause:
+            return int(m.group(1)), m.group(2)
+        return (_POINT_ORDER.index(m.group(1)) if m.group(1) in _POINT_ORDER else 99), m.group(2)
+
+    clause = _CLAUSE_MARK.match(marker) is not None
+    if not clause and _POINT_MARK.match(marker) is None:
+        return None
+    own = key(marker)
+    lines = text.split("\n")
+    for i, line in enumerate(lines[1:], start=1):
+        k = key(line)
+        if k is not None and own is not None and k > own:
+            return "\n".join([*lines[:i], new, *lines[i:]])
+    return f"{text}\n{new}"
 
 
 _LEVEL_WORD = {"D": "Điều", "K": "khoản", "C": "Chương", "M": "Mục", "P": "Phần", "PL": "Phụ lục"}

@@ -47,6 +47,21 @@ def test_consolidate_text_reports_a_part_it_cannot_place() -> None:
     assert not complete and text == ARTICLE
 
 
+def test_consolidate_text_places_a_part_inserted_into_its_holder_by_number() -> None:
+    # "Bổ sung khoản 1a vào Điều 4", "… khoản 3 vào Điều 4": no part named before it; the
+    # trace gives such a part as its own wording (original = shown), which the text lacks
+    text, complete = consolidate_text(ARTICLE, [
+        PartChange("VERSION_OF", "1a. Lệ phí gia hạn.", "1a. Lệ phí gia hạn.", "1a."),
+        PartChange("SUPPLEMENTS", "", "3. Lệ phí đổi.", "3.")])
+    assert complete
+    assert text.splitlines()[2:] == ["1. Lệ phí cấp mới là 10.000 đồng.", "1a. Lệ phí gia hạn.",
+                                     "2. Lệ phí cấp lại là 5.000 đồng.", "3. Lệ phí đổi."]
+    # an anchor named but not in the text: still not placed
+    _, complete = consolidate_text(ARTICLE, [
+        PartChange("SUPPLEMENTS", "", "3. Lệ phí đổi.", "3.", anchor_text="9. Không có.")])
+    assert not complete
+
+
 def test_document_order_puts_inserted_units_after_their_anchor() -> None:
     rows = [{"id": "d:D2", "ordinal": 2, "number": "2"}, {"id": "d:D1", "ordinal": 1, "number": "1"},
             {"id": "d:D1b", "ordinal": None, "number": "1b", "inserted_after": "d:D1a"},
