@@ -72,6 +72,7 @@ def assemble_context(
         if info is None or unit is None:
             warnings.append(f"seed {cand.id} could not be read back")
             continue
+        info = _without_own_parts(unit, info, units)
         applicable_id = info.get("applicable_id")
         events = info.get("events") or []
         decisive = info.get("decisive")
@@ -196,6 +197,33 @@ def assemble_context(
 # trace reads back go two levels down, at most this many (legal/_trace_seeds)
 _TRACED_PART_LEVELS = ("Article", "Clause", "Point")
 _MAX_TRACED_PARTS = 24
+
+
+def _without_own_parts(unit: Mapping[str, Any], info: Mapping[str, Any],
+                       units: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any]:
+    """``info`` less the parts a seed that is itself a new wording was written with.
+
+    An instruction that rewrites a whole article gives the article's new wording and, inside it,
+    new wordings of its clauses, all from one document and one day (``D74@59/2018/NĐ-CP`` holds
+    ``D74.K1@59/2018/NĐ-CP``). Traced from the article, those clause wordings are changed parts;
+    for the new article wording they are its own text, not a change to consolidate into it (read
+    as changes, the new article was served as "changed in part" and not applicable).
+    """
+    if not unit.get("is_version") or "@" not in str(unit.get("id")):
+        return info
+    by = str(unit["id"]).rsplit("@", 1)[1]
+
+    def own(part: Mapping[str, Any]) -> bool:
+        sid = part.get("shown_id")
+        if not sid or part.get("kind") != "VERSION_OF" or str(sid).rsplit("@", 1)[-1] != by:
+            return False
+        shown = units.get(sid) or {}
+        return (shown.get("valid_from"), shown.get("not_before")) == (
+            unit.get("valid_from"), unit.get("not_before"))
+
+    parts = info.get("parts") or []
+    kept = [p for p in parts if not own(p)]
+    return info if len(kept) == len(parts) else {**info, "parts": kept}
 
 
 def outer_parts(info: Mapping[str, Any]) -> list[Mapping[str, Any]]:

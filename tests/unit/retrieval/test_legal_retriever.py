@@ -342,3 +342,41 @@ def test_a_point_inside_a_clause_with_a_new_wording_is_not_applied_twice() -> No
     assert "b) Giấy phép;" in first.text and "a) Tờ khai;" not in first.text
     assert "2. Nộp một bộ." in first.text
     assert [i.node_id for i in ctx.items if i.role == "successor"] == ["A:D7.K1@B"]
+
+
+def test_a_new_article_wording_holds_the_clause_wordings_written_with_it() -> None:
+    # Decree B rewrote the whole of Điều 7: the new article wording (A:D7@B) and, inside it, new
+    # wordings of its clauses (A:D7.K1@B), one document, one day. Found as a seed, the new article
+    # is the wording in force, whole: its clauses are not changes to consolidate into it.
+    new_article = _unit("A:D7@B", "Điều 7. Hồ sơ mới\n1. Nộp bản điện tử.\n2. Nộp một bộ.",
+                        level="Article", number="7", heading="Hồ sơ mới",
+                        valid_from=date(2018, 6, 5))
+    k1 = _unit("A:D7.K1", "1. Nộp bản giấy.", number="1")
+    new_k1 = _unit("A:D7.K1@B", "1. Nộp bản điện tử.", number="1", valid_from=date(2018, 6, 5))
+    later_k2 = _unit("A:D7.K2@C", "2. Nộp hai bộ.", number="2", valid_from=date(2019, 1, 1))
+    k2 = _unit("A:D7.K2", "2. Nộp một bộ.", number="2")
+
+    def seed(as_of_parts: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"seed_rank": 0, "seed_id": "A:D7@B", "base_id": "A:D7", "applicable_id": "A:D7@B",
+                "decisive": None, "events": [], "cycles": 0, "doc_replaced": [],
+                "references": [], "unit_ids": [], "parts": as_of_parts}
+
+    own = {"part_id": "A:D7.K1", "shown_id": "A:D7.K1@B", "anchor_id": None, "kind": "VERSION_OF"}
+    runner = _runner({"legal/retrieve_context": [
+        {"candidates": [{**CANDIDATE, "id": "A:D7@B"}], "seeds": [seed([own])],
+         "units": [new_article, k1, new_k1]}]})
+    ctx = LegalRetriever(runner, HashEmbedder(), today=lambda: date(2018, 7, 1)).retrieve(
+        "hồ sơ", k=1)
+    first = ctx.items[0]
+    assert first.node_id == "A:D7@B" and first.applicable and first.text == new_article["text"]
+    assert [i.node_id for i in ctx.items] == ["A:D7@B"]
+    # a clause changed later by another document is still a change of the new wording
+    later = {"part_id": "A:D7.K2", "shown_id": "A:D7.K2@C", "anchor_id": None,
+             "kind": "VERSION_OF"}
+    runner = _runner({"legal/retrieve_context": [
+        {"candidates": [{**CANDIDATE, "id": "A:D7@B"}], "seeds": [seed([own, later])],
+         "units": [new_article, k1, new_k1, k2, later_k2]}]})
+    ctx = LegalRetriever(runner, HashEmbedder(), today=lambda: date(2019, 7, 1)).retrieve(
+        "hồ sơ", k=1)
+    assert "A:D7.K2@C" in [i.node_id for i in ctx.items]
+    assert "A:D7.K1@B" not in [i.node_id for i in ctx.items]
