@@ -17,9 +17,9 @@ the unit's own label removed, single spaces); a served text equal to a wording i
 that wording; otherwise the served text IS the wording with the highest
 similarity (rapidfuzz ``ratio``, 0-1) when that is at least ``MATCH`` and beats every other
 wording by ``MARGIN`` — unless the served text is a part of another, longer wording
-(``partial_ratio`` at least ``FRAGMENT_MATCH``, served text under ``FRAGMENT`` of its length) and
-not of the best one: a point of a new article that repeats the old article's short text is that
-point, not the old article (such parts counted as stale before); failing that, a served text longer than a wording (an article served for
+(``partial_ratio`` at least ``FRAGMENT_MATCH``, served text under ``FRAGMENT`` of its length): a
+point or clause of a new article that repeats the old article's short text is that part, not the
+old article (such parts counted as stale before), and tells no wording apart; failing that, a served text longer than a wording (an article served for
 its clause, an amending instruction that quotes the new wording) is the wording it contains
 (``partial_ratio`` at least ``CONTAIN``, ahead of the others by ``CONTAIN_MARGIN``; wordings of
 at least ``MIN_CONTAINED`` characters). Anything else (another unit, an ambiguous text) is not
@@ -80,16 +80,12 @@ def judge(served: str, wordings: Sequence[str | None]) -> int | None:
     if found is not None:
         # A part of a longer wording (a point of the new article) can resemble a short other
         # wording (the old article, whose text the new point repeats): it is that part, not
-        # the other wording.
+        # the other wording; and a part of both (a clause of the new article that is the old
+        # article's one paragraph) tells neither apart. (A served text equal to a short wording
+        # that a longer one extends is that wording: returned above.)
         inside = [fuzz.partial_ratio(s, f) / 100 if f and len(s) < FRAGMENT * len(f) else 0.0
                   for f in forms]
-        # ... unless it is (a part of) the best one itself: a served text equal to a short
-        # wording that a longer one extends ("3. Danh sách thành viên." before "…; danh sách
-        # chủ sở hữu hưởng lợi") is that short wording.
-        if len(s) <= len(forms[found]):
-            inside[found] = fuzz.partial_ratio(s, forms[found]) / 100
-        if inside[found] < FRAGMENT_MATCH and any(
-                sc >= FRAGMENT_MATCH and forms[i] != forms[found] for i, sc in enumerate(inside)):
+        if any(sc >= FRAGMENT_MATCH and forms[i] != forms[found] for i, sc in enumerate(inside)):
             return None
         return found
     # A longer served text (an article served for its clause, an instruction quoting the new

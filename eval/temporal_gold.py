@@ -401,7 +401,9 @@ class Gold:
     # Every dated gold change of an article, clause or point, by amended document name (also the
     # edges whose new wording could not be read): a change of a part of a unit, or of the unit
     # it belongs to, changes what is in force of it too.
-    changed: dict[str, list[tuple[Address, date]]] = field(default_factory=dict)
+    # ``whole`` is False for a change of a named part of the unit itself (its name or opening
+    # words: the gold's ``target_qualifier``), which gives it no whole wording.
+    changed: dict[str, list[tuple[Address, date, bool]]] = field(default_factory=dict)
     # Dated questions not asked, by reason (see :func:`generate_questions`).
     skipped_questions: Counter[str] = field(default_factory=Counter)
 
@@ -429,7 +431,7 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
     skipped: Counter[str] = Counter()
     # (amended file, address) -> list of (date, kind, by wording source, amending file, by_unit)
     changes: dict[tuple[Path, Address], list[tuple[date, str, Path, str, str, dict[str, str]]]] = {}
-    changed: dict[str, list[tuple[Address, date]]] = {}
+    changed: dict[str, list[tuple[Address, date, bool]]] = {}
     edges = 0
 
     def text_of(path: Path) -> TextUnits | None:
@@ -484,6 +486,12 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
             if by is None:
                 skipped["amending unit not an article, clause or point"] += 1
                 continue
+            if e.get("target_qualifier"):
+                # "Sửa đổi tên Điều 25": the quote is the new name, not the article's wording
+                changed.setdefault(meta_p["doc"], []).append((addr, day, False))
+                skipped["a named part of the unit changed (its name or opening words): the whole "
+                        "new wording is written nowhere as one text"] += 1
+                continue
             how = "inserted" if kind == "bổ sung" and normalise_label(str(unit)) in inserted \
                 else KINDS[kind]
             if how == "repealed":
@@ -496,7 +504,7 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
                     how = "words removed"
             changes.setdefault((amended, addr), []).append(
                 (day, how, amending, str(by_unit), str(e.get("subject") or ""), meta_p))
-            changed.setdefault(meta_p["doc"], []).append((addr, day))
+            changed.setdefault(meta_p["doc"], []).append((addr, day, True))
     timelines: list[Timeline] = []
     for (amended, addr), evs in changes.items():
         base = texts[amended]
@@ -647,13 +655,14 @@ def _within(a: Address, b: Address) -> bool:
 
 
 def _nested_change(gold: Gold, tl: Timeline, idx: int, day: date) -> bool:
-    """A gold change of a part of ``tl``'s unit or of a unit above it took effect after the
-    wording ``idx`` started and by ``day``: what is in force on ``day`` is then neither that
+    """A gold change of a part of ``tl``'s unit, of a unit above it, or of a named part of the
+    unit itself (its name) took effect after the wording ``idx`` started and by ``day``: what is in force on ``day`` is then neither that
     wording nor any other one text the files hold (an article whose clause was amended in 2018
     is not the article's own text of 2015 in 2025)."""
     start = tl.wordings[idx].start
-    return any(_within(addr, tl.address) and (start is None or start < when) and when <= day
-               for addr, when in gold.changed.get(tl.doc, ()))
+    return any((_within(addr, tl.address) or (addr == tl.address and not whole))
+               and (start is None or start < when) and when <= day
+               for addr, when, whole in gold.changed.get(tl.doc, ()))
 
 
 def generate_questions(gold: Gold, *, seed: int = 0, phrasings_per_date: int = 1

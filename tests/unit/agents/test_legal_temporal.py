@@ -236,11 +236,37 @@ def test_no_question_where_a_part_of_the_unit_changed_in_between() -> None:
                        [Wording("Điều 5. Quyền 1. A. 2. B.", None, "original"),
                         Wording("Điều 5. Quyền mới 1. C.", date(2025, 1, 1), "Luật Sửa: Điều 1")],
                        ["replaced"], "core")
-    gold = Gold([article], [], changed={"Luật Thử": [(("5", None, None), date(2025, 1, 1)),
-                                                     (("5", "2", None), date(2022, 1, 1))]})
+    gold = Gold([article], [], changed={"Luật Thử": [
+        (("5", None, None), date(2025, 1, 1), True), (("5", "2", None), date(2022, 1, 1), True)]})
     qs = generate_questions(gold, seed=0)
     # the day before 2025-01-01 the article is its 2015 text with clause 2 of 2022: no gold text
     assert [q.phase for q in qs] == ["on", "after"]
     assert sum(gold.skipped_questions.values()) == 1
     # a change of the clause before the article's own wording started does not matter after it
     assert all(q.expected == 1 for q in qs)
+
+
+def test_a_clause_of_the_new_article_that_is_the_old_articles_paragraph_is_not_judged() -> None:
+    old = "Điều 50. Thẩm quyền gia hạn\nThủ trưởng cơ quan thuế quyết định việc gia hạn nộp thuế."
+    new = ("Điều 50. Thẩm quyền gia hạn\n1. Chính phủ gia hạn nộp thuế khi không điều chỉnh dự "
+           "toán thu ngân sách.\n2. Thủ trưởng cơ quan thuế quyết định việc gia hạn nộp thuế.")
+    # clause 2 of the new wording is the old wording's whole paragraph: it is in force under
+    # both, so it shows neither (it counted as the old wording: stale)
+    assert judge("2. Thủ trưởng cơ quan thuế quyết định việc gia hạn nộp thuế.", [old, new]) is None
+    assert judge(new, [old, new]) == 1 and judge(old, [old, new]) == 0
+
+
+def test_a_new_name_of_an_article_is_no_wording_of_it(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    folder = tmp_path / "pairs"
+    shutil.copytree(PAIRS, folder)
+    gold_file = next((folder / "gold").glob("*.jsonl"))
+    lines = [json.loads(x) for x in gold_file.read_text(encoding="utf-8").splitlines() if x.strip()]
+    first = dict(lines[0], target_qualifier="tên")
+    gold_file.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in [first, *lines[1:]])
+                         + "\n", encoding="utf-8")
+    gold = read_pairs(folder)
+    assert sum(v for k, v in gold.skipped.items() if "name" in k) == 1
+    assert len(gold.timelines) == len(read_pairs(PAIRS).timelines) - 1
