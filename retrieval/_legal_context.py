@@ -149,7 +149,11 @@ def assemble_context(
                 note += "; " + unknown_date_note(s_before)
             add(replace(_item(succ, "successor", cand.id, follow_score, path, s_applicable, note),
                         date_unknown=s_unknown, not_before=s_before if s_unknown else None))
-        for part in outer_parts(info):
+        # the parts a new wording of the whole unit was written with are in that wording,
+        # presented just above: not listed again
+        listed = info if seed_applicable or applicable_id not in units else _without_own_parts(
+            units[applicable_id], info, units)
+        for part in outer_parts(listed):
             shown = units.get(part["shown_id"]) if part.get("shown_id") else None
             if shown is None or part["shown_id"] == applicable_id:
                 continue
@@ -218,8 +222,12 @@ def _without_own_parts(unit: Mapping[str, Any], info: Mapping[str, Any],
         if not sid or part.get("kind") != "VERSION_OF" or str(sid).rsplit("@", 1)[-1] != by:
             return False
         shown = units.get(sid) or {}
+        # a wording built on the old text (a phrase edit of the article) does not hold the part's
+        # new wording of that day: it is stale inside from then (parts_changed_from)
+        inside = unit.get("parts_changed_from")
         return (shown.get("valid_from"), shown.get("not_before")) == (
-            unit.get("valid_from"), unit.get("not_before"))
+            unit.get("valid_from"), unit.get("not_before")) and (
+            inside is None or shown.get("valid_from") is None or inside > shown["valid_from"])
 
     parts = info.get("parts") or []
     kept = [p for p in parts if not own(p)]

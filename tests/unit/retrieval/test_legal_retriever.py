@@ -380,3 +380,30 @@ def test_a_new_article_wording_holds_the_clause_wordings_written_with_it() -> No
         "hồ sơ", k=1)
     assert "A:D7.K2@C" in [i.node_id for i in ctx.items]
     assert "A:D7.K1@B" not in [i.node_id for i in ctx.items]
+
+
+def test_the_clauses_of_a_new_article_wording_are_not_listed_again_beside_it() -> None:
+    # Found: the article as enacted (A:D7); in force: decree B's new wording of the whole
+    # article (A:D7@B), written with new wordings of its clauses (A:D7.K1@B). The new article is
+    # presented as the successor; its clause, which it holds word for word, is not listed again.
+    article = _unit("A:D7", "Điều 7. Hồ sơ\n1. Nộp bản giấy.", level="Article", number="7",
+                    heading="Hồ sơ")
+    new_article = _unit("A:D7@B", "Điều 7. Hồ sơ mới\n1. Nộp bản điện tử.", level="Article",
+                        number="7", heading="Hồ sơ mới", valid_from=date(2018, 6, 5))
+    k1 = _unit("A:D7.K1", "1. Nộp bản giấy.", number="1")
+    new_k1 = _unit("A:D7.K1@B", "1. Nộp bản điện tử.", number="1", valid_from=date(2018, 6, 5))
+    step = {**STEP, "target_id": "A:D7", "effective_date": date(2018, 6, 5)}
+    seed = {"seed_rank": 0, "seed_id": "A:D7", "base_id": "A:D7", "applicable_id": "A:D7@B",
+            "decisive": {"kind": "AMENDS", "steps": [step]},
+            "events": [{"kind": "AMENDS", "in_force": True, "cycle": False, "cut": False,
+                        "steps": [step]}],
+            "cycles": 0, "doc_replaced": [], "references": [], "unit_ids": [], "parts": [
+                {"part_id": "A:D7.K1", "shown_id": "A:D7.K1@B", "anchor_id": None,
+                 "kind": "VERSION_OF"}]}
+    runner = _runner({"legal/retrieve_context": [
+        {"candidates": [{**CANDIDATE, "id": "A:D7"}], "seeds": [seed],
+         "units": [article, new_article, k1, new_k1]}]})
+    ctx = LegalRetriever(runner, HashEmbedder(), today=lambda: date(2019, 1, 1)).retrieve(
+        "hồ sơ", k=1)
+    assert [(i.node_id, i.applicable) for i in ctx.items] == [
+        ("A:D7", False), ("A:D7@B", True)]
