@@ -656,9 +656,9 @@ def _within(a: Address, b: Address) -> bool:
 
 def _nested_change(gold: Gold, tl: Timeline, idx: int, day: date) -> bool:
     """A gold change of a part of ``tl``'s unit, of a unit above it, or of a named part of the
-    unit itself (its name) took effect after the wording ``idx`` started and by ``day``: what is in force on ``day`` is then neither that
-    wording nor any other one text the files hold (an article whose clause was amended in 2018
-    is not the article's own text of 2015 in 2025)."""
+    unit itself (its name) took effect after the wording ``idx`` started and by ``day``: what is
+    in force on ``day`` is then neither that wording nor any other one text the files hold (an
+    article whose clause was amended in 2018 is not the article's own text of 2015 in 2025)."""
     start = tl.wordings[idx].start
     return any((_within(addr, tl.address) or (addr == tl.address and not whole))
                and (start is None or start < when) and when <= day
@@ -670,8 +670,8 @@ def generate_questions(gold: Gold, *, seed: int = 0, phrasings_per_date: int = 1
     """For every change of every timeline: a question the day before it, on its day, and after
     it (half-way to the next change, at most ``AFTER_MAX_DAYS``), each in
     ``phrasings_per_date`` of the ``PHRASINGS`` drawn with ``seed``; no question on a day when a
-    part of the unit, or the unit above it, has changed since the wording then in force started
-    (counted in ``gold.skipped_questions``)."""
+    part of the unit, the unit above it or the unit's name has changed since the wording then in
+    force started (counted in ``gold.skipped_questions``)."""
     gold.skipped_questions.clear()
     rng = random.Random(seed)
     out: list[Question] = []

@@ -12,32 +12,12 @@ import pytest
 from hopgraph.db import Neo4jRunner
 from hopgraph.loaders.legal import load_legal
 from hopgraph.retrieval import consolidate
+from tests.unit.legal.test_named_parts import BASE, _amending
 
 pytestmark = pytest.mark.integration
 
-BASE = """LUẬT
-Luật số: 12/2012/QH13
-Hà Nội, ngày 01 tháng 6 năm 2012
-LUẬT NGHỀ CÁ MẪU
-Điều 1. Phạm vi
-Luật này quy định về nghề cá.
-Điều 2. Giấy phép khai thác
-1. Tàu cá phải có giấy phép.
-2. Giấy phép có thời hạn 05 năm.
-Điều 3. Sổ nhật ký
-Sổ nhật ký khai thác gồm các nội dung sau đây:
-1. Tên tàu.
-2. Sản lượng.
-Điều 4. Hiệu lực
-Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2013.
-"""
 
-AMENDING = """LUẬT
-Luật số: 40/2016/QH14
-Hà Nội, ngày 10 tháng 3 năm 2016
-LUẬT SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT NGHỀ CÁ MẪU
-Điều 1. Sửa đổi, bổ sung một số điều của Luật nghề cá mẫu số 12/2012/QH13
-1. Sửa đổi, bổ sung tên Điều 2 và khoản 2 Điều 2 như sau:
+AMENDING = _amending("""1. Sửa đổi, bổ sung tên Điều 2 và khoản 2 Điều 2 như sau:
 “Điều 2. Giấy phép và hạn ngạch khai thác
 2. Giấy phép có thời hạn 10 năm.”
 2. Sửa đổi, bổ sung tên Điều, đoạn mở đầu của Điều 3 và bổ sung khoản 3 vào sau khoản 2 Điều 3 như sau:
@@ -47,10 +27,7 @@ b) Sửa đổi, bổ sung đoạn mở đầu như sau:
 “Sổ nhật ký và báo cáo khai thác gồm các nội dung chủ yếu sau đây:”;
 c) Bổ sung khoản 3 vào sau khoản 2 như sau:
 “3. Vị trí khai thác.”.
-3. Bãi bỏ khoản 1 Điều 2.
-Điều 2. Hiệu lực thi hành
-Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2016.
-"""
+3. Bãi bỏ khoản 1 Điều 2.""")
 
 
 def test_a_new_name_and_opening_words_keep_the_clauses(runner: Neo4jRunner,
