@@ -22,7 +22,10 @@ point or clause of a new article that repeats the old article's short text is th
 old article (such parts counted as stale before), and tells no wording apart; failing that, a served text longer than a wording (an article served for
 its clause, an amending instruction that quotes the new wording) is the wording it contains
 (``partial_ratio`` at least ``CONTAIN``, ahead of the others by ``CONTAIN_MARGIN``; wordings of
-at least ``MIN_CONTAINED`` characters). Anything else (another unit, an ambiguous text) is not
+at least ``MIN_CONTAINED`` characters). Only an item about the unit is judged
+(:func:`about_unit`: by its graph id, the unit or one holding or held by it, or the amending unit
+that wrote a wording): a clause of another law with the same boilerplate words is not the unit.
+Anything else (another unit, an ambiguous text) is not
 judged: neither right nor wrong. A wording is compared as text only: an item whose note says
 "changed in part" but whose text is the old wording counts as that old wording.
 
@@ -48,7 +51,7 @@ from rapidfuzz import fuzz
 
 from hopgraph.agents.legal import LegalQA
 from hopgraph.core.vocabulary import AnswerStatus
-from hopgraph.eval.temporal_gold import Gold, Question, normalise
+from hopgraph.eval.temporal_gold import Address, Gold, Question, Timeline, normalise, number_form
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
 
 MATCH = 0.85
@@ -122,13 +125,64 @@ class Outcome:
     latency_ms: float
 
 
-def score(question: Question, gold: Gold, presented: Sequence[str], *, abstained: bool,
+# A served item: its graph id (None when the system gives none) and its text.
+Served = tuple[str | None, str]
+
+
+def unit_of(node_id: str) -> tuple[str, Address | None]:
+    """The document number (compare form) and the article / clause / point of a graph id
+    (``77/2015/QH13:D19.K3.e@47/2024/QH15`` -> ``("77/2015/QH13", ("19", "3", "e"))``); no
+    address for a document, chapter or section."""
+    doc, sep, rest = node_id.partition(":")
+    if not sep:
+        return number_form(doc), None
+    article = clause = point = None
+    for seg in rest.split("@", 1)[0].split("."):
+        if article is None:
+            if seg[:1] == "D" and seg[1:2].isdigit():
+                article = seg[1:].lower()
+        elif clause is None:
+            if seg[:1] != "K":
+                break
+            clause = seg[1:].lower()
+        elif point is None:
+            point = seg.lower()
+    return number_form(doc), ((article, clause, point) if article else None)
+
+
+def _nested(a: Address, b: Address) -> bool:
+    """One unit is the other or holds it (an article and its clause)."""
+    la, lb = [x for x in a if x], [x for x in b if x]
+    n = min(len(la), len(lb))
+    return la[:n] == lb[:n]
+
+
+def about_unit(node_id: str | None, tl: Timeline) -> bool:
+    """Whether a served item can be a wording of ``tl``'s unit: the unit, a unit holding it or
+    held by it, a version of one of these, or a chapter or section of its document; or the
+    amending unit of one of its wordings (an instruction that quotes the new wording), a unit
+    holding it or held by it. Another document's clause with the same words ("Luật này có hiệu
+    lực thi hành từ ngày 01 tháng 8 năm 2024" closes many laws) is not the unit. An item with no
+    id, or a timeline with no document number, is not told apart."""
+    if node_id is None or not tl.doc_number:
+        return True
+    doc, addr = unit_of(node_id)
+    if doc == number_form(tl.doc_number):
+        return addr is None or _nested(addr, tl.address)
+    return any(w.doc_number and doc == w.doc_number and w.by is not None
+               and (addr is None or _nested(addr, w.by)) for w in tl.wordings)
+
+
+def score(question: Question, gold: Gold, presented: Sequence[str | Served], *, abstained: bool,
           latency_ms: float = 0.0, top: int = TOP) -> Outcome:
-    """Judge the first ``top`` presented texts against the question's timeline."""
+    """Judge the first ``top`` presented items against the question's timeline (an item not
+    about the unit, see :func:`about_unit`, is not judged)."""
     tl = gold.timelines[question.timeline]
     wordings = [w.text for w in tl.wordings]
     now = tl.at(question.as_of)
-    judged = [judge(t, wordings) for t in presented[:top]]
+    items = [(None, x) if isinstance(x, str) else x for x in presented[:top]]
+    judged = [judge(text, wordings) if about_unit(node_id, tl) else None
+              for node_id, text in items]
     # A wording whose text equals the expected one is the expected one.
     exp_form = normalise(wordings[question.expected] or "") if question.expected is not None \
         else None
@@ -191,15 +245,15 @@ def summarise(questions: Sequence[Question], gold: Gold, outcomes: Sequence[Outc
     return out
 
 
-System = Callable[[Question], tuple[list[str], bool, float]]
+System = Callable[[Question], tuple[list[Served], bool, float]]
 
 
 def retrieve_system(retriever: LegalRetriever, *, k: int = TOP) -> System:
     """hopgraph: the applicable items of ``retrieve`` at the question's date."""
-    def run(q: Question) -> tuple[list[str], bool, float]:
+    def run(q: Question) -> tuple[list[Served], bool, float]:
         started = time.perf_counter()
         ctx = retriever.retrieve(q.text, k=k, as_of=q.as_of)
-        texts = [it.text for it in ctx.items if it.applicable]
+        texts: list[Served] = [(it.node_id, it.text) for it in ctx.items if it.applicable]
         return texts, not texts, (time.perf_counter() - started) * 1000
     return run
 
@@ -208,26 +262,26 @@ def flat_system(retriever: LegalRetriever, *, k: int = TOP) -> System:
     """The baseline: flat hybrid retrieval, no date, every item presented."""
     flat = RetrievalConfig(rerank=False, propagate=False, clean_query=False)
 
-    def run(q: Question) -> tuple[list[str], bool, float]:
+    def run(q: Question) -> tuple[list[Served], bool, float]:
         started = time.perf_counter()
         ctx = retriever.retrieve(q.text, k=k, as_of=NO_DATE, config=flat)
-        texts = [it.text for it in ctx.items]
+        texts: list[Served] = [(it.node_id, it.text) for it in ctx.items]
         return texts, not texts, (time.perf_counter() - started) * 1000
     return run
 
 
 def ask_system(qa: LegalQA) -> System:
     """``ask`` without an LLM: the applicable items its answer cites, in order."""
-    def run(q: Question) -> tuple[list[str], bool, float]:
+    def run(q: Question) -> tuple[list[Served], bool, float]:
         started = time.perf_counter()
         answer = qa.ask(q.text, as_of=q.as_of, use_llm=False)
         items = {it.node_id: it for ev in answer.evidence for it in ev.context.items}
-        texts: list[str] = []
+        texts: list[Served] = []
         for claim in answer.claims:
             for eid in claim.evidence_ids:
                 it = items.get(eid)
-                if it is not None and it.applicable and it.text not in texts:
-                    texts.append(it.text)
+                if it is not None and it.applicable and all(it.text != t for _, t in texts):
+                    texts.append((it.node_id, it.text))
         abstained = answer.status == AnswerStatus.ABSTAINED or not texts
         return texts, abstained, (time.perf_counter() - started) * 1000
     return run

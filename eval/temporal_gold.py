@@ -64,6 +64,14 @@ _SUBSTITUTE = re.compile(r"cụm từ\s+“([^”]+)”.*?bằng\s+cụm từ\s+
 _REMOVE = re.compile(r"\bbỏ\s+cụm từ\s+“([^”]+)”", re.IGNORECASE)
 _EFFECTIVE = re.compile(r"có hiệu lực(?: thi hành)?(?: kể)? từ ngày\s+(\d{1,2})\s+tháng\s+(\d{1,2})"
                         r"\s+năm\s+(\d{4})", re.IGNORECASE)
+# The text's own start ("Luật này có hiệu lực thi hành từ ngày …"), and a sentence that ends
+# another document ("Luật … số 77/2015/QH13 … hết hiệu lực kể từ ngày …").
+_OWN_START = re.compile(r"\bnày\s+có hiệu lực(?: thi hành)?(?: kể)? từ ngày\s+(\d{1,2})\s+tháng\s+"
+                        r"(\d{1,2})\s+năm\s+(\d{4})", re.IGNORECASE)
+_ENDS = re.compile(r"hết hiệu lực", re.IGNORECASE)
+_PART = re.compile(r"\b(điều|khoản|điểm|chương|mục|phụ lục|quy định)\b", re.IGNORECASE)
+_DOC_NUMBER = re.compile(r"\bsố\s+(\d+/\d{4}/[A-Za-zĐđ0-9-]+)")
+_DATE = re.compile(r"từ ngày\s+(\d{1,2})\s+tháng\s+(\d{1,2})\s+năm\s+(\d{4})", re.IGNORECASE)
 _LABEL = re.compile(r"^\s*(?:điều\s+\d+[a-zđ]?\s*[.:]|\d+[a-zđ]?\s*\.|[a-zđ]{1,2}\s*\))\s*",
                     re.IGNORECASE)
 
@@ -120,6 +128,15 @@ class TextUnits:
     headings: dict[str, str]
     effective: date | None
     name: str
+    # the text's own start ("… này có hiệu lực … từ ngày", outside quotes; None when unstated)
+    start: date | None = None
+    # units whose label the reader met twice in one article or clause (a heading it did not
+    # see, such as "XỬ LÝ TÀI SẢN Điều 87." on one line, runs two articles together): their
+    # text is not known
+    doubtful: frozenset[Address] = frozenset()
+    # documents this text ends: number (compare form) -> the day they end (None: the day the
+    # text itself starts)
+    ends: dict[str, date | None] = field(default_factory=dict)
 
 
 def read_units(text: str) -> TextUnits:
@@ -133,6 +150,7 @@ def read_units(text: str) -> TextUnits:
     clause: str | None = None
     point: str | None = None
     depth = 0  # open quotation marks: lines inside a quoted new wording belong to its unit
+    doubtful: set[Address] = set()
 
     def add(line: str) -> None:
         if article is None:
@@ -181,6 +199,8 @@ def read_units(text: str) -> TextUnits:
         m = _CLAUSE.match(line)
         if m:
             clause, point = m.group(1).lower(), None
+            if units.get((article, clause, None)):
+                doubtful.add((article, clause, None))
             units[(article, clause, None)] = []
             add(line)
             depth = max(0, _balance(line))
@@ -188,6 +208,8 @@ def read_units(text: str) -> TextUnits:
         m = _POINT.match(line)
         if m and clause is not None:
             point = m.group(1).lower()
+            if units.get((article, clause, point)):
+                doubtful.add((article, clause, point))
             units[(article, clause, point)] = []
         add(line)
         depth = max(0, _balance(line))
@@ -197,7 +219,61 @@ def read_units(text: str) -> TextUnits:
             eff = date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
         except ValueError:
             continue
-    return TextUnits({a: "\n".join(v) for a, v in units.items() if v}, headings, eff, name)
+    start = _own_start(text)
+    bad = frozenset(a for a in units if any(d[0] == a[0] and (d[1] == a[1] or a[1] is None)
+                                               and (d[2] is None or d[2] == a[2] or a[2] is None)
+                                               for d in doubtful))
+    return TextUnits({a: "\n".join(v) for a, v in units.items() if v}, headings, eff, name,
+                     start, bad, _ends(text))
+
+
+def number_form(number: str) -> str:
+    """A document number in compare form: upper case, Đ as D, no spaces."""
+    return "".join(unicodedata.normalize("NFC", number).upper().replace("Đ", "D").split())
+
+
+def _quote_depth(text: str, pos: int) -> int:
+    return text.count("“", 0, pos) - text.count("”", 0, pos)
+
+
+def _own_start(text: str) -> date | None:
+    """The day the text says it starts (its first "… này có hiệu lực … từ ngày" outside quotes:
+    an amending text that quotes a new start for another document states its own later)."""
+    for m in _OWN_START.finditer(text):
+        if _quote_depth(text, m.start()) > 0:
+            continue
+        try:
+            return date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
+        except ValueError:
+            continue
+    return None
+
+
+def _ends(text: str) -> dict[str, date | None]:
+    """Documents the text ends: in a sentence outside quotes that says "… hết hiệu lực", the first
+    document number of that sentence (the subject: "Luật … số 77/2015/QH13 đã được sửa đổi …
+    theo Luật số 21/2017/QH14 … hết hiệu lực"), from the date the sentence states or else the
+    text's own start (None)."""
+    out: dict[str, date | None] = {}
+    for m in _ENDS.finditer(text):
+        if _quote_depth(text, m.start()) > 0:
+            continue
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        before = re.split(r"[;:]\s|\.\s+(?=[A-ZĐ])", text[line_start:m.start()])[-1]
+        num = _DOC_NUMBER.search(before)
+        if num is None or _PART.search(before[: num.start()]):
+            continue  # no number, or a part of a document ends ("Điều 5 của Nghị định số …")
+        line_end = text.find("\n", m.end())
+        after = text[m.end(): line_end if line_end >= 0 else len(text)][:160]
+        when: date | None = None
+        d = _DATE.search(after)
+        if d and "này" not in after[: d.start()][-40:]:
+            try:
+                when = date(int(d.group(3)), int(d.group(2)), int(d.group(1)))
+            except ValueError:
+                when = None
+        out.setdefault(number_form(num.group(1)), when)
+    return out
 
 
 _INSTRUCTION = re.compile(r"\b(sửa đổi|bổ sung|bãi bỏ|thay thế|bỏ|thay|hủy bỏ)\b", re.IGNORECASE)
@@ -366,6 +442,8 @@ class Wording:
     text: str | None  # None: the unit does not exist (not yet inserted, or repealed)
     start: date | None
     source: str       # "original", or the amending document and unit
+    doc_number: str = ""            # the amending document's number ("" for the original)
+    by: Address | None = None       # the amending unit
 
 
 @dataclass
@@ -406,10 +484,17 @@ class Gold:
     changed: dict[str, list[tuple[Address, date, bool]]] = field(default_factory=dict)
     # Dated questions not asked, by reason (see :func:`generate_questions`).
     skipped_questions: Counter[str] = field(default_factory=Counter)
+    # When each amended document (by name) is in force, as the folder's texts say: from its
+    # own start (or its earliest gold change, when an amendment moved the start earlier) until a
+    # text of the folder ends it ("… hết hiệu lực"); None where no text says.
+    starts: dict[str, date] = field(default_factory=dict)
+    ends: dict[str, date] = field(default_factory=dict)
 
 
 def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
-    """Read ``folder`` (vn-amend-dev layout) into timelines; ``tier`` keeps one tier's pairs.
+    """Read ``folder`` (vn-amend-dev layout) into timelines; ``tier`` keeps the timelines a
+    pair of that tier changes (each timeline holds the changes of every pair of the folder: a
+    unit amended by a pair of another tier in between has that wording too).
 
     Raises:
         GoldError: ``pairs.json`` is missing, not JSON, or has no pairs (of that tier).
@@ -423,8 +508,8 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
         raise GoldError(f"{meta}: not a pairs file ({err})") from err
     if not isinstance(pairs, list):
         raise GoldError(f"{meta}: 'pairs' is not a list")
-    pairs = [p for p in pairs if isinstance(p, dict) and (tier is None or p.get("tier") == tier)]
-    if not pairs:
+    pairs = [p for p in pairs if isinstance(p, dict)]
+    if not any(tier is None or p.get("tier") == tier for p in pairs):
         raise GoldError(f"{meta}: no pairs{f' of tier {tier!r}' if tier else ''}")
     texts: dict[Path, TextUnits] = {}
     files: list[Path] = []
@@ -442,54 +527,61 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
                 return None
         return texts[path]
 
+    n_pairs = 0
     for p in pairs:
+        in_tier = tier is None or p.get("tier") == tier
+        # a pair of another tier completes the timelines; its skips are not this tier's
+        sk: Counter[str] = skipped if in_tier else Counter()
         try:
             amended = folder / p["amended_file"]
             amending = folder / p["amending_file"]
             gold_path = folder / p["gold_file"]
         except (KeyError, TypeError):
-            skipped["pair without amended_file / amending_file / gold_file"] += 1
+            sk["pair without amended_file / amending_file / gold_file"] += 1
             continue
         if text_of(amended) is None or text_of(amending) is None or not gold_path.is_file():
-            skipped["pair whose text or gold file cannot be read"] += 1
+            sk["pair whose text or gold file cannot be read"] += 1
             continue
-        files.extend(f for f in (amended, amending) if f not in files)
+        if in_tier:
+            n_pairs += 1
+            files.extend(f for f in (amended, amending) if f not in files)
         inserted = {normalise_label(u) for u in p.get("inserted_units_blanked_in_amended") or []}
         meta_p = {"doc": str(p.get("amended_doc") or amended.stem),
-                  "number": str(p.get("amended_number") or ""), "tier": str(p.get("tier") or "")}
+                  "number": str(p.get("amended_number") or ""), "tier": str(p.get("tier") or ""),
+                  "amending_number": str(p.get("amending_number") or "")}
         for line in gold_path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
                 continue
-            edges += 1
+            edges += in_tier
             try:
                 e = json.loads(line)
                 unit, kind, by_unit = e["target_unit"], e["kind"], e["by_unit"]
             except (ValueError, KeyError, TypeError):
-                skipped["malformed gold line"] += 1
+                sk["malformed gold line"] += 1
                 continue
             addr = parse_address(str(unit))
             if addr is None:
-                skipped["target above the article (chapter, section, annex, document)"] += 1
+                sk["target above the article (chapter, section, annex, document)"] += 1
                 continue
             if kind not in KINDS:
-                skipped[f"kind {kind!r}"] += 1
+                sk[f"kind {kind!r}"] += 1
                 continue
             if e.get("verify") == "no_match":
-                skipped["gold's own check found no match (verify no_match)"] += 1
+                sk["gold's own check found no match (verify no_match)"] += 1
                 continue
             try:
                 day = date.fromisoformat(str(e.get("effective_from")))
             except ValueError:
-                skipped["no effective date"] += 1
+                sk["no effective date"] += 1
                 continue
             by = parse_address(str(by_unit or ""))
             if by is None:
-                skipped["amending unit not an article, clause or point"] += 1
+                sk["amending unit not an article, clause or point"] += 1
                 continue
             if e.get("target_qualifier"):
                 # "Sửa đổi tên Điều 25": the quote is the new name, not the article's wording
                 changed.setdefault(meta_p["doc"], []).append((addr, day, False))
-                skipped["a named part of the unit changed (its name or opening words): the whole "
+                sk["a named part of the unit changed (its name or opening words): the whole "
                         "new wording is written nowhere as one text"] += 1
                 continue
             how = "inserted" if kind == "bổ sung" and normalise_label(str(unit)) in inserted \
@@ -497,7 +589,7 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
             if how == "repealed":
                 scope = repeal_scope(e.get("subject"))
                 if scope == "content":
-                    skipped["partial repeal described by content (the unit stays; the words "
+                    sk["partial repeal described by content (the unit stays; the words "
                             "taken out are not quoted)"] += 1
                     continue
                 if scope == "words":
@@ -506,7 +598,10 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
                 (day, how, amending, str(by_unit), str(e.get("subject") or ""), meta_p))
             changed.setdefault(meta_p["doc"], []).append((addr, day, True))
     timelines: list[Timeline] = []
+    amended_files: dict[str, Path] = {}
     for (amended, addr), evs in changes.items():
+        if tier is not None and not any(ev[5]["tier"] == tier for ev in evs):
+            continue
         base = texts[amended]
         evs = sorted(evs, key=lambda ev: ev[0])
         own = base.units.get(addr)
@@ -515,15 +610,21 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
         elif own is None:
             skipped["unit not found in the amended text"] += len(evs)
             continue
+        elif addr in base.doubtful:
+            skipped["unit read twice in the amended text (a heading the reader did not see): "
+                    "its wording is not known"] += len(evs)
+            continue
         wordings = [Wording(own, None, "original")]
         kinds: list[str] = []
-        for day, how, amending, by_unit, subject, _meta in evs:
+        for day, how, amending, by_unit, subject, meta_e in evs:
+            files.extend([amending] if amending not in files else [])
+            number = number_form(meta_e["amending_number"])
             if wordings[-1].start == day:
                 skipped["two changes of the unit on one day"] += 1
                 continue
             src = f"{texts[amending].name or amending.stem}: {by_unit}"
             if how == "repealed":
-                wordings.append(Wording(None, day, src))
+                wordings.append(Wording(None, day, src, number, parse_address(by_unit)))
                 kinds.append(how)
                 continue
             by_addr = parse_address(by_unit)
@@ -538,7 +639,7 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
             if text is None:
                 skipped[how_read] += 1
                 break
-            wordings.append(Wording(text, day, src))
+            wordings.append(Wording(text, day, src, number, by_addr))
             kinds.append(how)
         if len(wordings) < 2:
             continue
@@ -549,9 +650,35 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
             m = _ARTICLE.match(first.splitlines()[0]) if first else None
             heading = m.group(2).strip() if m else ""
         timelines.append(Timeline(meta_p["doc"], meta_p["number"], addr, heading, wordings, kinds,
-                                  meta_p["tier"]))
+                                  tier or meta_p["tier"]))
+        amended_files[meta_p["doc"]] = amended
     timelines.sort(key=lambda t: (t.doc, [a or "" for a in t.address]))
-    return Gold(timelines, files, skipped, len(pairs), edges, changed)
+    # A text starts on the day it says, or earlier when a gold change of it is in force
+    # before that day (an amendment moved its start: 31/2024/QH15 from 01/01/2025 to 01/08/2024).
+    first_change: dict[Path, date] = {}
+    for (amended, _addr), evs in changes.items():
+        for ev in evs:
+            first_change[amended] = min(ev[0], first_change.get(amended, ev[0]))
+
+    def start_of(path: Path) -> date | None:
+        own = texts[path].start
+        return None if own is None else min(own, first_change.get(path, own))
+    ended: dict[str, date] = {}
+    for path, tu in texts.items():
+        for key, stated in tu.ends.items():
+            when = stated if stated is not None else start_of(path)
+            if when is not None:
+                ended[key] = min(when, ended.get(key, when))
+    starts: dict[str, date] = {}
+    ends: dict[str, date] = {}
+    for tl in timelines:
+        start = start_of(amended_files[tl.doc])
+        if start is not None:
+            starts[tl.doc] = start
+        end = ended.get(number_form(tl.doc_number)) if tl.doc_number else None
+        if end is not None:
+            ends[tl.doc] = end
+    return Gold(timelines, files, skipped, n_pairs, edges, changed, starts=starts, ends=ends)
 
 
 # -- questions ---------------------------------------------------------------------------------
@@ -647,6 +774,12 @@ NESTED = ("a part of the unit, or the unit it belongs to, changed between its wo
           "and the date (the wording in force then is written nowhere as one text)")
 
 
+NOT_YET = ("the amended document was not yet in force on the date (before the start its text "
+           "states, or the earliest change of it)")
+ENDED = ("the amended document was no longer in force on the date (a text of the folder says it "
+         "ends: \"… hết hiệu lực\")")
+
+
 def _within(a: Address, b: Address) -> bool:
     """``a`` and ``b`` are two different units, one inside the other (a clause and its point)."""
     la, lb = [x for x in a if x], [x for x in b if x]
@@ -671,7 +804,8 @@ def generate_questions(gold: Gold, *, seed: int = 0, phrasings_per_date: int = 1
     it (half-way to the next change, at most ``AFTER_MAX_DAYS``), each in
     ``phrasings_per_date`` of the ``PHRASINGS`` drawn with ``seed``; no question on a day when a
     part of the unit, the unit above it or the unit's name has changed since the wording then in
-    force started (counted in ``gold.skipped_questions``)."""
+    force started, before the amended document's start or after a text of the folder ends it
+    (counted in ``gold.skipped_questions``)."""
     gold.skipped_questions.clear()
     rng = random.Random(seed)
     out: list[Question] = []
@@ -693,6 +827,12 @@ def generate_questions(gold: Gold, *, seed: int = 0, phrasings_per_date: int = 1
                 drawn = rng.sample(PHRASINGS, k=min(phrasings_per_date, len(PHRASINGS)))
                 if _nested_change(gold, tl, idx, day):
                     gold.skipped_questions[NESTED] += len(drawn)
+                    continue
+                if tl.doc in gold.starts and day < gold.starts[tl.doc]:
+                    gold.skipped_questions[NOT_YET] += len(drawn)
+                    continue
+                if tl.doc in gold.ends and day >= gold.ends[tl.doc]:
+                    gold.skipped_questions[ENDED] += len(drawn)
                     continue
                 for phrasing in drawn:
                     qid = f"t{ti}.c{ci}.{phase_}.{phrasing}"

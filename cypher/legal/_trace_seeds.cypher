@@ -42,11 +42,12 @@ CALL (base) {
     CASE type(lr)
       WHEN 'AMENDS' THEN coalesce(bv.id, v.id)
       WHEN 'REPLACES' THEN src.id
-      WHEN 'SUPPLEMENTS' THEN tgt.id
+      WHEN 'SUPPLEMENTS' THEN coalesce(bv.id, v.id, tgt.id)
       ELSE null END AS successor_id
   RETURN collect({
     scope: CASE WHEN anc = base THEN 'self' ELSE 'ancestor' END,
     textual: type(lr) = 'AMENDS' AND coalesce(bv.id, v.id) IS NULL,
+    versioned: coalesce(bv.id, v.id) IS NOT NULL,
     phrase: lr.edits IS NOT NULL,
     anchor_id: anc.id,
     kind: type(lr),
@@ -78,9 +79,12 @@ CALL (bd) {
 WITH seed_rank, s, base, bd, doc_replaced,
   [e IN events WHERE NOT e.cycle] AS good, [e IN events WHERE e.cycle] AS cycles, events
 WITH seed_rank, s, base, bd, doc_replaced, events, cycles,
-  [e IN good WHERE e.in_force AND NOT e.textual AND e.kind <> 'SUPPLEMENTS'] AS in_force
+  [e IN good WHERE e.in_force AND NOT e.textual
+    AND (e.kind <> 'SUPPLEMENTS' OR e.versioned)] AS in_force
 // The latest in-force change decides (the unit's own change, then deeper chains, win ties); REPEALS
-// means no wording applies; SUPPLEMENTS only dates an inserted unit (its valid_from).
+// means no wording applies; SUPPLEMENTS only dates an inserted unit (its valid_from), unless the
+// inserting document wrote a version of the unit (a unit the amended text already holds, though
+// a later document inserts it: that document's wording applies from its date).
 WITH seed_rank, s, base, bd, doc_replaced, events, cycles, in_force,
   reduce(best = null, e IN in_force |
     CASE WHEN best IS NULL

@@ -120,3 +120,21 @@ def test_a_copy_of_a_later_insertion_is_never_in_force_by_itself(
     inserted = _unit(runner, f"{DOC}:D4a@22/2018/QH14")
     assert copy["status"] == "supplemented" and copy["vt"] == copy["vf"]
     assert (inserted["vf"], inserted["vt"]) == (date(2019, 7, 1), None)
+
+
+def test_trace_serves_the_inserted_wording_for_the_copy_from_its_date(
+        runner: Neo4jRunner, tmp_path: Path) -> None:
+    """The copy of Điều 4a found as a seed: before the insertion nothing is in force; from its
+    date the inserting law's wording is served as the one in force (it was found nowhere: the
+    copy showed "not applicable" with no successor)."""
+    from hopgraph.retrieval import LegalRetriever
+    from tests.integration.test_legal_consolidate import _NoEmbedder
+
+    _load(runner, tmp_path)
+    retriever = LegalRetriever(runner, _NoEmbedder())
+    early = retriever.trace([f"{DOC}:D4a"], as_of="2019-01-01")
+    assert not early.applicable_items()
+    late = retriever.trace([f"{DOC}:D4a"], as_of="2020-01-01")
+    by_id = {it.node_id: it for it in late.items}
+    assert not by_id[f"{DOC}:D4a"].applicable
+    assert [it.node_id for it in late.applicable_items()] == [f"{DOC}:D4a@22/2018/QH14"]

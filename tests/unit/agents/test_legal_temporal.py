@@ -270,3 +270,81 @@ def test_a_new_name_of_an_article_is_no_wording_of_it(tmp_path: Path) -> None:
     gold = read_pairs(folder)
     assert sum(v for k, v in gold.skipped.items() if "name" in k) == 1
     assert len(gold.timelines) == len(read_pairs(PAIRS).timelines) - 1
+
+
+def test_another_laws_clause_with_the_same_words_is_not_the_unit() -> None:
+    from hopgraph.eval.temporal import about_unit, unit_of
+    from hopgraph.eval.temporal_gold import Gold, Timeline, Wording
+
+    old = "1. Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2025."
+    new = "1. Luật này có hiệu lực thi hành từ ngày 01 tháng 8 năm 2024."
+    tl = Timeline("Luật Kinh doanh bất động sản 2023", "29/2023/QH15", ("82", "1", None),
+                  "Hiệu lực thi hành",
+                  [Wording(old, None, "original"),
+                   Wording(new, date(2024, 8, 1), "Luật 43/2024: Khoản 4 Điều 3", "43/2024/QH15",
+                           ("3", "4", None))], ["amended"], "minor")
+    gold = Gold([tl], [])
+    q = generate_questions(gold)[-1]  # after the change: the new wording applies
+    assert unit_of("29/2023/QH15:D82.K1@43/2024/QH15") == ("29/2023/QH15", ("82", "1", None))
+    assert unit_of("38/2018/TT-BTC:D4.K4a.b") == ("38/2018/TT-BTC", ("4", "4a", "b"))
+    assert unit_of("29/2023/QH15:C9") == ("29/2023/QH15", None)
+    assert about_unit("29/2023/QH15:D82", tl) and about_unit("29/2023/QH15:C9", tl)
+    assert about_unit("43/2024/QH15:D3.K4", tl) and about_unit("43/2024/QH15:D3", tl)
+    assert not about_unit("29/2023/QH15:D82.K2", tl)
+    assert not about_unit("43/2024/QH15:D5", tl)  # the amending law's own start: same words
+    # the same words closing another law were judged the old wording: stale
+    served = [("05/2022/QH15:D49.K1", old), ("29/2023/QH15:D82.K1@43/2024/QH15", new)]
+    o = score(q, gold, served, abstained=False)
+    assert o.judged == [None, 1] and not o.stale and o.right5 and not o.right1
+    # a text with no id is judged by its words alone, as before
+    assert score(q, gold, [old, new], abstained=False).stale
+
+
+def test_no_question_before_the_document_starts_or_after_a_text_ends_it(tmp_path: Path) -> None:
+    import json
+
+    base = ("Luật Thử 2023\nĐiều 1. Phạm vi\n1. Luật này quy định về thử.\nĐiều 9. Hiệu lực thi hành\n"
+            "1. Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2025.\n")
+    amending = ("Luật Sửa 2024\nĐiều 1. Sửa đổi Luật Thử số 5/2023/QH15\n"
+                "1. Sửa đổi, bổ sung khoản 1 Điều 1 như sau:\n“1. Luật này quy định về thử nghiệm.”\n"
+                "Điều 2. Hiệu lực thi hành\n"
+                "Luật này có hiệu lực thi hành từ ngày 01 tháng 8 năm 2024.\n")
+    ending = ("Luật Mới 2026\nĐiều 1. Phạm vi\n1. Luật này quy định về thử mới.\n"
+              "Điều 2. Hiệu lực thi hành\n1. Luật này có hiệu lực thi hành từ ngày 01 tháng 3 năm "
+              "2026.\n2. Luật Thử số 5/2023/QH15 đã được sửa đổi, bổ sung theo Luật số 7/2024/QH15 "
+              "hết hiệu lực kể từ ngày Luật này có hiệu lực thi hành.\n")
+    for name, text in (("a.txt", base), ("b.txt", amending), ("c.txt", ending)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "gold").mkdir()
+    edge = {"target_unit": "khoản 1 Điều 1", "kind": "sửa đổi", "by_unit": "Khoản 1 Điều 1",
+            "effective_from": "2024-08-01"}
+    (tmp_path / "gold" / "g.jsonl").write_text(json.dumps(edge, ensure_ascii=False) + "\n",
+                                               encoding="utf-8")
+    # the ending law's own pair is of another tier: it still ends the amended law
+    other = {"amended_file": "b.txt", "amending_file": "c.txt", "amended_doc": "Luật Sửa 2024",
+             "amended_number": "7/2024/QH15", "gold_file": "gold/none.jsonl", "tier": "core"}
+    (tmp_path / "gold" / "none.jsonl").write_text("", encoding="utf-8")
+    pair = {"amended_file": "a.txt", "amending_file": "b.txt", "amended_doc": "Luật Thử 2023",
+            "amended_number": "5/2023/QH15", "amending_number": "7/2024/QH15",
+            "gold_file": "gold/g.jsonl", "tier": "minor"}
+    (tmp_path / "pairs.json").write_text(json.dumps({"pairs": [pair, other]}), encoding="utf-8")
+    gold = read_pairs(tmp_path, tier="minor")
+    # its own start (2025) moved earlier by the amendment in force from 2024-08-01
+    assert gold.starts["Luật Thử 2023"] == date(2024, 8, 1)
+    assert gold.ends["Luật Thử 2023"] == date(2026, 3, 1)
+    assert gold.pairs == 1 and gold.edges == 1
+    qs = generate_questions(gold)
+    # the day before the change the law had not started: not asked; the "after" date
+    # (2025-08-01) is before the end; nothing after the end is asked
+    assert [q.phase for q in qs] == ["on", "after"]
+    assert sum(gold.skipped_questions.values()) == 1
+
+
+def test_a_unit_read_twice_in_the_amended_text_gives_no_wording() -> None:
+    text = ("Luật Thử\nĐiều 85. Tiền thu được\n1. Nộp ngân sách.\nĐiều 86. Sử dụng đất\n"
+            "1. Hình thức.\n2. Khi thu hồi đất.\n"
+            "XỬ LÝ TÀI SẢN Điều 87.\nHình thức xử lý\n1. Thu hồi.\n2. Điều chuyển.\n")
+    tu = read_units(text)
+    # Điều 87's clauses run into Điều 86: every clause read twice, and the article, are unknown
+    assert {("86", "1", None), ("86", "2", None), ("86", None, None)} <= tu.doubtful
+    assert ("85", "1", None) not in tu.doubtful and ("85", None, None) not in tu.doubtful
