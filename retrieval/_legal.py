@@ -75,6 +75,7 @@ QUOTED_MAX = 10
 W_DEFINITION = 0.7
 DEFINITION_FLOOR = 0.5
 _SYLLABLE = re.compile(r"\w+", re.UNICODE)
+_YEAR = re.compile(r"(?<![\d/])(?:19|20)\d{2}(?![\d/])")  # a year written alone, not in a number
 # Single-syllable stopwords: a bigram of two of them ("có được", "là không") is no phrase.
 _STOP_SYLLABLES = frozenset(w for w in LEXICAL_STOPWORDS if "_" not in w)
 
@@ -297,6 +298,7 @@ def rerank_params(prepared: PreparedQuery, cfg: RetrievalConfig) -> dict[str, An
     return dict(
         q_fold=q_fold,
         doc_numbers=typed_list(name_form(n) for n in prepared.doc_numbers),
+        q_years=typed_list(dict.fromkeys(_YEAR.findall(q_fold))),
         articles=typed_list(prepared.articles),
         unit_paths=typed_list(prepared.units if cfg.rerank else ()),
         quotes=typed_list(prepared.quotes if cfg.rerank else ()),

@@ -18,6 +18,7 @@
 // param k: int -- seeds kept after the re-rank and traced
 // param q_fold: string -- the question folded (NFC, lower case, single spaces)
 // param doc_numbers: list<string> -- document numbers the question names, folded ([''] : none)
+// param q_years: list<string> -- four-digit years the question writes ([''] : none): a document named by its title followed by another year than its own is not named
 // param articles: list<string> -- article numbers the question names, lower case ([''] : none)
 // param unit_paths: list<string> -- unit paths the question names with a document ('D5', 'D5.K2', 'D5.K2.a'; [''] : none or no re-rank): those units of the named documents are candidates whatever the search found
 // param w_unit: float -- re-rank bonus when the question names the candidate's document and its exact unit path (0: no re-rank)
@@ -109,7 +110,12 @@ CALL () {
     apoc.text.replace(
       apoc.text.join([w IN apoc.text.split(toLower(coalesce(d.title, '')), '(?U)\\s+') WHERE w <> ''], ' '),
       ' (?:năm )?[0-9]{4}$', '') AS title_key
-  WHERE (number <> '' AND number IN $doc_numbers) OR (size(title_key) >= 8 AND $q_fold CONTAINS title_key)
+  WITH d, number, title_key,
+    CASE WHEN d.issue_date IS NULL THEN '' ELSE toString(d.issue_date.year) END AS issued,
+    coalesce(split(number, '/')[1], '') AS numbered
+  WHERE (number <> '' AND number IN $doc_numbers) OR (size(title_key) >= 8 AND $q_fold CONTAINS title_key
+    AND NOT any(y IN $q_years WHERE y <> '' AND y <> issued AND y <> numbered
+      AND ($q_fold CONTAINS (title_key + ' ' + y) OR $q_fold CONTAINS (title_key + ' năm ' + y))))
   UNWIND $unit_paths AS path
   MATCH (node:LegalNode {id: d.id + ':' + path}) WHERE node:LegalUnit
     AND CASE WHEN coalesce(node.valid_from_unknown, false) AND node.valid_from IS NULL
@@ -188,8 +194,9 @@ CALL (u) {
       ELSE coalesce(head(above), u) END AS scope
 }
 // Re-rank: the question's own mentions of the candidate's document (number, or title without
-// its year) and article, and how much of the unit's heading the question repeats as a phrase
-// (share of the heading's syllable bigrams; a one-syllable heading: the syllable). Names and
+// its year, unless the question gives the title another year: "Luật Nhà ở 2023" is not the
+// Luật Nhà ở of 2014) and article, and how much of the unit's heading the question repeats as a
+// phrase (share of the heading's syllable bigrams; a one-syllable heading: the syllable). Names and
 // headings are folded as the question is: lower case, runs of whitespace as one space.
 WITH id, u, scope, dense, sparse, dense_norm, sparse_norm, fused, heading,
   CASE WHEN $quotes = [''] THEN ''
@@ -198,13 +205,17 @@ WITH id, u, scope, dense, sparse, dense_norm, sparse_norm, fused, heading,
   apoc.text.replace(
     apoc.text.join([w IN apoc.text.split(toLower(coalesce(d.title, '')), '(?U)\\s+') WHERE w <> ''], ' '),
     ' (?:năm )?[0-9]{4}$', '') AS title_key,
+  CASE WHEN d.issue_date IS NULL THEN '' ELSE toString(d.issue_date.year) END AS issued,
   [w IN apoc.text.split(toLower(heading), '[^\\p{L}\\p{N}_]+') WHERE w <> ''] AS syl
 // A quoted passage the candidate's text holds: the share of that text it fills (null: none).
 WITH id, u, scope, dense, sparse, dense_norm, sparse_norm, fused,
   CASE WHEN ftext = '' THEN null
     ELSE apoc.coll.max([qt IN $quotes WHERE ftext CONTAINS qt | toFloat(size(qt)) / size(ftext)]) END AS quote,
   CASE WHEN number <> '' AND number IN $doc_numbers THEN 1.0
-    WHEN size(title_key) >= 8 AND $q_fold CONTAINS title_key THEN 1.0
+    WHEN size(title_key) >= 8 AND $q_fold CONTAINS title_key
+      AND NOT any(y IN $q_years WHERE y <> '' AND y <> issued AND y <> coalesce(split(number, '/')[1], '')
+        AND ($q_fold CONTAINS (title_key + ' ' + y) OR $q_fold CONTAINS (title_key + ' năm ' + y)))
+      THEN 1.0
     ELSE 0.0 END AS doc_hit,
   apoc.coll.toSet(CASE WHEN size(syl) = 1 THEN syl
     ELSE [i IN range(0, size(syl) - 2) | syl[i] + ' ' + syl[i + 1]] END) AS grams

@@ -109,8 +109,8 @@ def _subset(data: Path, only: list[str], out: Path) -> Path:
     return out
 
 
-def _causes(uri: str, password: str, pairs: Path, data: dict[str, Any], seed: int
-            ) -> dict[str, Any]:
+def _causes(uri: str, password: str, pairs: Path, data: dict[str, Any], seed: int,
+            tier: str = "core") -> dict[str, Any]:
     """Every question hopgraph's retrieve missed (right wording not in its first 5 applicable
     items) or answered stale / premature, asked again on the same graph and put under one
     cause: ``wrong wording`` (an item presented as applicable is judged another wording of
@@ -129,7 +129,7 @@ def _causes(uri: str, password: str, pairs: Path, data: dict[str, Any], seed: in
     from hopgraph.retrieval import LegalRetriever
 
     logging.getLogger("neo4j").setLevel(logging.ERROR)
-    gold = read_pairs(pairs, tier="core")
+    gold = read_pairs(pairs, tier=tier)
     numbers = {p["amended_doc"]: p["amended_number"] for p in json.loads(
         (pairs / "pairs.json").read_text(encoding="utf-8"))["pairs"]}
     questions = {q.id: q for q in generate_questions(gold, seed=seed)}
@@ -244,7 +244,8 @@ def main() -> None:
             md += _section(title, data, secs, command)
             if pairs == amend_dir and args.causes:
                 try:
-                    causes = _causes(server.uri, server.password(), pairs, data, args.seed)
+                    tier = extra[extra.index("--tier") + 1]
+                    causes = _causes(server.uri, server.password(), pairs, data, args.seed, tier)
                 except Exception as e:  # the figures above stand without the breakdown
                     causes = {"by_cause": {f"breakdown failed: {type(e).__name__}: {e}": 0},
                               "cases": []}

@@ -73,7 +73,7 @@ def test_read_transaction_runs_reads_in_one_transaction_and_names_a_failing_quer
                        use_sparse=True, candidates=5, dense_pool=5, sparse_pool=5,
                        has_filter=False, doc_ids=[], doc_types=[], issuers=[],
                        as_of=date(2024, 1, 1), fusion="linear", lam=0.5, rrf_k=60,
-                       to_article=False, k=5, q_fold="and (", doc_numbers=[], articles=[],
+                       to_article=False, k=5, q_fold="and (", doc_numbers=[], q_years=[""], articles=[],
                        unit_paths=[""], w_unit=0.0, quotes=[""], quote_query="",
                        quote_pool=5, quoted_max=5, w_quote=0.0,
                        q_grams=["and"], w_doc=0.15, w_article=0.3, w_heading=0.3,

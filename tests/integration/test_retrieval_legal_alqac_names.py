@@ -61,3 +61,37 @@ def test_a_question_naming_a_number_only_law_finds_its_article(runner: Neo4jRunn
     flat = retriever.retrieve(question, k=3, as_of=date(2032, 1, 1),
                               config=RetrievalConfig(rerank=False))
     assert flat.seeds[0] == "12/2031/QH16:D2", flat.seeds
+
+
+def _plain_law(number: str, issued: str, start: str) -> str:
+    day, month, year = issued.split("/")
+    return (f"QUỐC HỘI\nLuật số: {number}\nHà Nội, ngày {day} tháng {month} năm {year}\nLUẬT\n"
+            "NUÔI ONG\nĐiều 1. Phạm vi điều chỉnh\nLuật này quy định về nuôi ong lấy mật.\n"
+            "Điều 2. Điều kiện nuôi ong\nNgười nuôi ong phải đăng ký trại ong.\n"
+            f"Điều 3. Hiệu lực thi hành\nLuật này có hiệu lực thi hành từ ngày {start}.\n")
+
+
+def test_a_title_with_another_year_is_not_the_named_law(runner: Neo4jRunner,
+                                                        tmp_path: Path) -> None:
+    """"Luật Nuôi ong 2023" names the law of 2023, not its namesake of 2014 (both titles are
+    "Luật Nuôi ong"; before, both got the mention bonus and the older one came first by id)."""
+    paths = []
+    for name, number, issued, start in (
+            ("old.txt", "1/2014/QH13", "01/06/2014", "01 tháng 01 năm 2015"),
+            ("new.txt", "2/2023/QH15", "01/06/2023", "01 tháng 01 năm 2024")):
+        path = tmp_path / name
+        path.write_text(_plain_law(number, issued, start), encoding="utf-8")
+        paths.append(path)
+    report = load_legal(runner, SameVector(), paths,  # type: ignore[arg-type]
+                        segmenter=lambda text: text)
+    assert not report.skipped, report.skipped
+    retriever = LegalRetriever(runner, SameVector(), config=RetrievalConfig())  # type: ignore[arg-type]
+    # both laws are loaded and, as far as the index knows, either could be meant
+    for year, number in (("2023", "2/2023/QH15"), ("2014", "1/2014/QH13")):
+        ctx = retriever.retrieve(f"Theo Luật Nuôi ong {year}, người nuôi ong phải đăng ký trại ong "
+                                 "không?", k=2, as_of=date(2030, 1, 1))
+        assert ctx.seeds[0].startswith(number + ":"), (year, ctx.seeds)
+    # no year: the title names both (the mention does not choose)
+    ctx = retriever.retrieve("Theo Luật Nuôi ong, người nuôi ong phải đăng ký trại ong không?",
+                             k=4, as_of=date(2030, 1, 1))
+    assert {s.split(":")[0] for s in ctx.seeds} == {"1/2014/QH13", "2/2023/QH15"}
