@@ -163,13 +163,16 @@ def about_unit(node_id: str | None, tl: Timeline) -> bool:
     amending unit of one of its wordings (an instruction that quotes the new wording), a unit
     holding it or held by it. Another document's clause with the same words ("Luật này có hiệu
     lực thi hành từ ngày 01 tháng 8 năm 2024" closes many laws) is not the unit. An item with no
-    id, or a timeline with no document number, is not told apart."""
+    id or of a document known by no number (a slug id), a timeline with no document number, or
+    a wording whose amending document has none, is not told apart by document."""
     if node_id is None or not tl.doc_number:
         return True
     doc, addr = unit_of(node_id)
+    if "/" not in doc:
+        return True
     if doc == number_form(tl.doc_number):
         return addr is None or _nested(addr, tl.address)
-    return any(w.doc_number and doc == w.doc_number and w.by is not None
+    return any((not w.doc_number or doc == w.doc_number) and w.by is not None
                and (addr is None or _nested(addr, w.by)) for w in tl.wordings)
 
 

@@ -228,8 +228,10 @@ def read_units(text: str) -> TextUnits:
 
 
 def number_form(number: str) -> str:
-    """A document number in compare form: upper case, Đ as D, no spaces."""
-    return "".join(unicodedata.normalize("NFC", number).upper().replace("Đ", "D").split())
+    """A document number in compare form: upper case, Đ as D, no spaces, no leading zeros
+    (``08/2015/NĐ-CP`` and ``8/2015/ND-CP`` are one number)."""
+    form = "".join(unicodedata.normalize("NFC", number).upper().replace("Đ", "D").split())
+    return re.sub(r"^0+(?=\d)", "", form)
 
 
 def _quote_depth(text: str, pos: int) -> int:

@@ -292,6 +292,10 @@ def test_another_laws_clause_with_the_same_words_is_not_the_unit() -> None:
     assert about_unit("43/2024/QH15:D3.K4", tl) and about_unit("43/2024/QH15:D3", tl)
     assert not about_unit("29/2023/QH15:D82.K2", tl)
     assert not about_unit("43/2024/QH15:D5", tl)  # the amending law's own start: same words
+    # a number written with a leading zero or ND for NĐ is the same document; a document known
+    # by a slug, not a number, cannot be told apart
+    assert about_unit("029/2023/qh15:D82.K1", tl)
+    assert about_unit("luat-kinh-doanh-bat-dong-san-2023:D82.K2", tl)
     # the same words closing another law were judged the old wording: stale
     served = [("05/2022/QH15:D49.K1", old), ("29/2023/QH15:D82.K1@43/2024/QH15", new)]
     o = score(q, gold, served, abstained=False)
