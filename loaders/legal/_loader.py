@@ -428,14 +428,34 @@ def _after(day: date | None, own: date) -> bool:
     return day is not None and day > own
 
 
-def _embed(plans: list[WritePlan], embedder: Embedder, max_chars: int) -> int:
+EMBED_CHUNK = 256  # texts per embedder call: progress to show, and a vector cache that fills as it goes
+
+
+def _embed(plans: list[WritePlan], embedder: Embedder, max_chars: int,
+           progress: bool = False) -> int:
+    """Embed every unit the plans embed, ``EMBED_CHUNK`` texts per call: a corpus takes minutes
+    to hours on CPU cores, so the operator sees it advance, and a cached embedder stores each
+    chunk as it is done (a load stopped half-way embeds only the rest when run again)."""
     rows = [r for plan in plans for r in plan.embed_targets()]
     if not rows:
         return 0
     texts = [r["props"]["text"][:max_chars] for r in rows]
-    vectors = embedder.embed_documents(texts)
-    for row, vec in zip(rows, vectors, strict=True):
-        row["props"]["embedding"] = [float(x) for x in vec]
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(texts), desc="embedding passages", unit="text")
+    try:
+        for start in range(0, len(texts), EMBED_CHUNK):
+            chunk = texts[start:start + EMBED_CHUNK]
+            vectors = embedder.embed_documents(chunk)
+            for row, vec in zip(rows[start:start + EMBED_CHUNK], vectors, strict=True):
+                row["props"]["embedding"] = [float(x) for x in vec]
+            if bar is not None:
+                bar.update(len(chunk))
+    finally:
+        if bar is not None:
+            bar.close()
     return len(rows)
 
 
@@ -525,7 +545,7 @@ def load_legal(
     report.parse_s = time.perf_counter() - t0
     if embedder is not None:
         t1 = time.perf_counter()
-        report.embedded = _embed([p for _, p in plans], embedder, embed_chars)
+        report.embedded = _embed([p for _, p in plans], embedder, embed_chars, progress)
         report.embed_s = time.perf_counter() - t1
     bar = None
     if progress:
