@@ -51,7 +51,15 @@ from rapidfuzz import fuzz
 
 from hopgraph.agents.legal import LegalQA
 from hopgraph.core.vocabulary import AnswerStatus
-from hopgraph.eval.temporal_gold import Address, Gold, Question, Timeline, normalise, number_form
+from hopgraph.eval.temporal_gold import (
+    Address,
+    Gold,
+    Question,
+    Timeline,
+    nested,
+    normalise,
+    number_form,
+)
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
 
 MATCH = 0.85
@@ -150,13 +158,6 @@ def unit_of(node_id: str) -> tuple[str, Address | None]:
     return number_form(doc), ((article, clause, point) if article else None)
 
 
-def _nested(a: Address, b: Address) -> bool:
-    """One unit is the other or holds it (an article and its clause)."""
-    la, lb = [x for x in a if x], [x for x in b if x]
-    n = min(len(la), len(lb))
-    return la[:n] == lb[:n]
-
-
 def about_unit(node_id: str | None, tl: Timeline) -> bool:
     """Whether a served item can be a wording of ``tl``'s unit: the unit, a unit holding it or
     held by it, a version of one of these, or a chapter or section of its document; or the
@@ -171,9 +172,9 @@ def about_unit(node_id: str | None, tl: Timeline) -> bool:
     if "/" not in doc:
         return True
     if doc == number_form(tl.doc_number):
-        return addr is None or _nested(addr, tl.address)
+        return addr is None or nested(addr, tl.address)
     return any((not w.doc_number or doc == w.doc_number) and w.by is not None
-               and (addr is None or _nested(addr, w.by)) for w in tl.wordings)
+               and (addr is None or nested(addr, w.by)) for w in tl.wordings)
 
 
 def score(question: Question, gold: Gold, presented: Sequence[str | Served], *, abstained: bool,

@@ -619,7 +619,8 @@ def read_pairs(folder: Path, *, tier: str | None = None) -> Gold:
         wordings = [Wording(own, None, "original")]
         kinds: list[str] = []
         for day, how, amending, by_unit, subject, meta_e in evs:
-            files.extend([amending] if amending not in files else [])
+            if amending not in files:  # a change of a pair of another tier: its text too
+                files.append(amending)
             number = number_form(meta_e["amending_number"])
             if wordings[-1].start == day:
                 skipped["two changes of the unit on one day"] += 1
@@ -782,11 +783,16 @@ ENDED = ("the amended document was no longer in force on the date (a text of the
          "ends: \"… hết hiệu lực\")")
 
 
-def _within(a: Address, b: Address) -> bool:
-    """``a`` and ``b`` are two different units, one inside the other (a clause and its point)."""
+def nested(a: Address, b: Address) -> bool:
+    """``a`` and ``b`` are one unit, or one holds the other (an article and its clause)."""
     la, lb = [x for x in a if x], [x for x in b if x]
     n = min(len(la), len(lb))
-    return a != b and n > 0 and la[:n] == lb[:n]
+    return n > 0 and la[:n] == lb[:n]
+
+
+def _within(a: Address, b: Address) -> bool:
+    """``a`` and ``b`` are two different units, one inside the other (a clause and its point)."""
+    return a != b and nested(a, b)
 
 
 def _nested_change(gold: Gold, tl: Timeline, idx: int, day: date) -> bool:
