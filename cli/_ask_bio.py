@@ -96,12 +96,13 @@ def ask_bio(ctx: click.Context, question: str, options: tuple[str, ...], k: int,
             no_reviewer: bool, verifier: str, as_json: bool) -> None:
     """Answer a biomedical QUESTION by region-first reasoning over the loaded PrimeKG graph."""
     if not question.strip():
-        raise click.BadParameter("the question is empty", param_hint="QUESTION")
+        raise click.BadParameter("câu hỏi để trống", param_hint="QUESTION")
     opts: dict[str, str] = {}
     for o in options:
         letter, sep, text = o.partition("=")
         if not sep or not letter.strip() or not text.strip():
-            raise click.BadParameter(f"{o!r} is not LETTER=TEXT", param_hint="--option")
+            raise click.BadParameter(f"{o!r} không có dạng LETTER=TEXT (ví dụ A=Imatinib)",
+                                     param_hint="--option")
         opts[letter.strip().upper()] = text.strip()
     config = RegramConfig(k=k, lam=lam, per_entity_limit=per_entity_limit,
                           use_domain_prior=not no_domain_prior, use_multihop=not no_multihop,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from hopgraph import embedder_from_settings
+from hopgraph import check_date, embedder_from_settings
 from hopgraph.agents.legal import LegalQA, QAOptions, answer_footer
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.core.samples import is_sample_document, mark_fictional
@@ -36,7 +36,8 @@ def _qa(settings: Settings, *, no_llm: bool, options: QAOptions) -> Iterator[Leg
 
 @click.command()
 @click.argument("question")
-@click.option("--as-of", "as_of", default=None, help="Judge validity at this date (YYYY-MM-DD).")
+@click.option("--as-of", "as_of", default=None,
+              help="Judge validity at this date (YYYY-MM-DD or dd/mm/yyyy).")
 @click.option("--json", "as_json", is_flag=True, help="Print the structured answer as JSON.")
 @click.option("--no-llm", is_flag=True, help="Retrieval-only answer (extracted evidence).")
 @click.option("--reflective", is_flag=True, help="Self-reflective loop (grading, rewrites).")
@@ -54,11 +55,12 @@ def ask(ctx: click.Context, question: str, as_of: str | None, as_json: bool, no_
     otherwise, or with --no-llm, answers with the applicable units as extracted evidence.
     """
     settings = settings_of(ctx)
+    day = check_date(as_of, "--as-of")  # bad input fails before anything is loaded
     options = QAOptions(k=k, reflective=reflective)
     if no_abstain:
         options = replace(options, abstention=None)
     with _qa(settings, no_llm=no_llm, options=options) as qa:
-        answer = qa.ask(question, as_of=as_of, use_llm=not no_llm)
+        answer = qa.ask(question, as_of=day, use_llm=not no_llm)
     if as_json:
         click.echo(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2))
         return

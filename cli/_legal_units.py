@@ -1,6 +1,6 @@
 """CLI commands about named legal units: ``hopgraph trace`` (validity of given units at a date)
 and ``hopgraph unit`` (one unit's badge and version timeline). Ids are read as typed
-(``12/2016/nd-mau:d3.k2``, ``ND`` for ``NĐ``); an unknown document gets ``did you mean …?``."""
+(``12/2016/nd-mau:d3.k2``, ``ND`` for ``NĐ``); an unknown document gets ``có phải ý bạn là …?``."""
 
 from __future__ import annotations
 
@@ -50,25 +50,22 @@ def render_unit(view: dict[str, Any]) -> str:
 
 @click.command(name="trace")
 @click.argument("unit_ids", nargs=-1, required=True)
-@click.option("--as-of", "as_of", default=None, help="Validity date YYYY-MM-DD (default today).")
+@click.option("--as-of", "as_of", default=None,
+              help="Validity date YYYY-MM-DD or dd/mm/yyyy (default today).")
 @click.option("--json", "as_json", is_flag=True, help="Print the context as JSON.")
 @click.pass_context
 def trace(ctx: click.Context, unit_ids: tuple[str, ...], as_of: str | None,
           as_json: bool) -> None:
     """Trace the validity of given units at a date (no search): wording in force, chain,
     references."""
+    from hopgraph import check_date
     from hopgraph.cli._retrieval import render_table
-    from hopgraph.core.errors import RetrievalError
-    from hopgraph.retrieval import parse_as_of
 
     for i, u in enumerate(unit_ids):
         validate_text(u, f"UNIT_IDS[{i}]")
-    try:
-        parse_as_of(as_of, date.today())
-    except RetrievalError as e:
-        raise RetrievalError(f"--as-of: {e}") from None
+    day = check_date(as_of, "--as-of")
     with Hopgraph(settings=settings_of(ctx), use_llm=False) as hg:
-        result = hg.legal.trace(list(unit_ids), as_of=as_of)
+        result = hg.legal.trace(list(unit_ids), as_of=day)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:

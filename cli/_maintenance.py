@@ -60,7 +60,7 @@ def resolve_legal_document(runner: QueryRunner, doc_id: str,
 
     Raises:
         UnknownDocumentError: no such document, with the closest loaded ids
-            (``did you mean …?``).
+            (``có phải ý bạn là …?``).
     """
     ids = set(legal_document_ids(runner)) if loaded is None else loaded
     try:

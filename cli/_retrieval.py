@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import date
 from pathlib import Path
 
 import click
 
-from hopgraph import embedder_from_settings
+from hopgraph import check_date, embedder_from_settings
 from hopgraph.cli._context import open_runner, settings_of
 from hopgraph.core.errors import RetrievalError
 from hopgraph.core.questions import resolve_document_id, validate_text
@@ -25,7 +24,6 @@ from hopgraph.retrieval import (
     evaluate,
     legal_systems,
     load_questions,
-    parse_as_of,
     parse_filters,
     prepare_question,
     render_diff,
@@ -82,7 +80,8 @@ def render_table(ctx: LegalContext) -> str:
 @click.command(name="retrieve")
 @click.argument("question")
 @click.option("--k", "k", default=5, show_default=True, type=click.IntRange(1, 100))
-@click.option("--as-of", "as_of", default=None, help="Validity date YYYY-MM-DD (default today).")
+@click.option("--as-of", "as_of", default=None,
+              help="Validity date YYYY-MM-DD or dd/mm/yyyy (default today).")
 @click.option("--doc-type", multiple=True, help="Keep documents of this type (repeatable).")
 @click.option("--issuer", multiple=True, help="Keep documents of this issuer (repeatable).")
 @click.option("--doc-id", multiple=True, help="Keep these documents (repeatable).")
@@ -100,12 +99,12 @@ def retrieve(ctx: click.Context, question: str, k: int, as_of: str | None,
     _quiet_driver()
     # Bad input fails here, before any connection is attempted.
     prepare_question(question)
-    parse_as_of(as_of, date.today())
+    day = check_date(as_of, "--as-of")
     flt = parse_filters({"doc_types": doc_type, "issuers": issuer, "doc_ids": doc_id})
     embedder = embedder_from_settings(settings, "legal")
     with open_runner(settings) as (runner, _):
         retriever = LegalRetriever(runner, embedder, config=_config(fusion, lam, granularity))
-        result = retriever.retrieve(question, k=k, as_of=as_of, filters=flt)
+        result = retriever.retrieve(question, k=k, as_of=day, filters=flt)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -114,9 +113,10 @@ def retrieve(ctx: click.Context, question: str, k: int, as_of: str | None,
 
 @click.command(name="consolidate")
 @click.argument("doc_id")
-@click.option("--as-of", "as_of", default=None, help="Date YYYY-MM-DD (default today).")
+@click.option("--as-of", "as_of", default=None,
+              help="Date YYYY-MM-DD or dd/mm/yyyy (default today).")
 @click.option("--diff", "diff", nargs=2, default=None, metavar="FROM TO",
-              help="Show what changed between two dates (YYYY-MM-DD) instead.")
+              help="Show what changed between two dates (YYYY-MM-DD or dd/mm/yyyy) instead.")
 @click.option("--compare", "compare_file", default=None,
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Compare with an official consolidated text (VBHN, plain text) unit by unit: "
@@ -138,29 +138,31 @@ def consolidate(ctx: click.Context, doc_id: str, as_of: str | None,
     # Bad input fails here, before any connection is attempted.
     validate_text(doc_id, "DOC_ID")
     if diff is not None and as_of is not None:
-        raise click.UsageError("give either --as-of or --diff FROM TO, not both")
+        raise click.UsageError("chỉ dùng một trong hai: --as-of hoặc --diff FROM TO")
     if diff is not None and compare_file is not None:
-        raise click.UsageError("--compare compares one date: give --as-of, not --diff")
+        raise click.UsageError("--compare so sánh tại một ngày: dùng --as-of, không dùng --diff")
     official = None
     if compare_file is not None:
         try:
             official = compare_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            raise RetrievalError(f"{compare_file}: cannot read it as UTF-8 text ({e})") from None
+            raise RetrievalError(f"--compare: không đọc được {compare_file} dưới dạng văn bản "
+                                 f"UTF-8 ({e})") from None
         if not split_official(official):
-            raise RetrievalError(f"{compare_file}: no article (a line 'Điều N.') found; is it "
-                                 "the text of a consolidated document?")
-    days = [parse_as_of(d, date.today()) for d in (diff or (as_of,))]
+            raise RetrievalError(f"--compare: không tìm thấy điều nào (dòng 'Điều N.') trong "
+                                 f"{compare_file}; đây có phải là văn bản hợp nhất không?")
+    days = [check_date(d, "--diff" if diff else "--as-of") for d in (diff or (as_of,))]
     if len(days) == 2 and days[0] > days[1]:
-        raise RetrievalError(f"--diff wants FROM before TO, got {days[0]} and {days[1]}")
+        raise RetrievalError(f"--diff: ngày FROM phải trước ngày TO (nhận được {days[0]} và "
+                             f"{days[1]})")
     with open_runner(settings) as (runner, _):
-        # read as typed: 12/2016/nd-mau, ND for NĐ; an unknown id gets "did you mean …?"
+        # read as typed: 12/2016/nd-mau, ND for NĐ; an unknown id gets "có phải ý bạn là …?"
         loaded = [str(r["id"]) for r in runner.read("legal/list_document_ids")]
         doc_id = resolve_document_id(doc_id, loaded, "DOC_ID")
         docs = [consolidate_document(runner, doc_id, d) for d in days]
     if fmt == "akn":
         if len(docs) != 1 or official is not None or as_json:
-            raise click.UsageError("--format akn prints one date: give --as-of only")
+            raise click.UsageError("--format akn chỉ in tại một ngày: chỉ dùng --as-of")
         from hopgraph.retrieval import consolidation_to_akn
 
         click.echo(consolidation_to_akn(docs[0]).decode("utf-8"), nl=False)
@@ -209,7 +211,7 @@ def eval_retrieval(ctx: click.Context, questions: Path, k: int, as_of: str | Non
     settings = settings_of(ctx)
     _quiet_driver()
     qs = load_questions(questions)
-    day = parse_as_of(as_of, date.today())  # bad input fails before connecting
+    day = check_date(as_of, "--as-of")  # bad input fails before connecting
     embedder = embedder_from_settings(settings, "legal")
     with open_runner(settings) as (runner, _):
         retriever = LegalRetriever(runner, embedder, config=_config("linear", lam, granularity))

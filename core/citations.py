@@ -152,15 +152,15 @@ def parse_citation_id(value: object, field: str = "citation") -> CitationRef:
         try:
             day = date.fromisoformat(when.strip())
         except ValueError:
-            raise InputError(field, f"{when.strip()!r} after '@' is not a date "
-                             "(expected YYYY-MM-DD)") from None
+            raise InputError(field, f"{when.strip()!r} sau '@' không phải là ngày hợp lệ "
+                             "(dạng YYYY-MM-DD)") from None
     segments = [s for s in body.strip().strip("/").split("/") if s]
     if [s.lower() for s in segments[:1]] == ["eli"]:
         segments = segments[1:]
-    example = "e.g. vn/nd/2016/12/cp/dieu_3/khoan_2@2024-06-01"
+    example = "ví dụ vn/nd/2016/12/cp/dieu_3/khoan_2@2024-06-01"
     if [s.lower() for s in segments[:1]] != [JURISDICTION] or len(segments) < 3:
-        raise InputError(field, f"{text!r} is not a citation id (expected vn/<type>/<year>/"
-                         f"<number>[/<issuer>]/<unit path>@<date>, {example})")
+        raise InputError(field, f"{text!r} không phải là mã trích dẫn (dạng vn/<loại>/<năm>/"
+                         f"<số>[/<cơ quan ban hành>]/<vị trí>@<ngày>, {example})")
     rest = [s.lower() for s in segments[1:]]
     first_unit = next((i for i, s in enumerate(rest) if "_" in s), len(rest))
     doc_parts, unit_parts = rest[:first_unit], rest[first_unit:]
@@ -176,8 +176,8 @@ def parse_citation_id(value: object, field: str = "citation") -> CitationRef:
             continue
         m = _SEGMENT.match(seg)
         if m is None:
-            raise InputError(field, f"{seg!r} in {text!r} is not a unit level (phan, chuong, "
-                             "muc, tieu_muc, dieu, khoan, diem, phu_luc, mau_so)")
+            raise InputError(field, f"{seg!r} trong {text!r} không phải là một cấp của văn bản "
+                             "(phan, chuong, muc, tieu_muc, dieu, khoan, diem, phu_luc, mau_so)")
         word, number = m.groups()
         if word == "diem":
             path.append(number.replace("dd", "đ"))
@@ -190,8 +190,8 @@ def _document_of(parts: list[str], text: str, field: str, example: str) -> str:
     """``['nd', '2016', '12', 'cp']`` → ``12/2016/nd-cp`` (normalised later)."""
     digits = [i for i, p in enumerate(parts) if p[:1].isdigit()]
     if not parts or not digits or digits[0] != 1 or len(digits) > 2:
-        raise InputError(field, f"{text!r} does not name a document (expected "
-                         f"vn/<type>/<year>/<number>[/<issuer>], {example})")
+        raise InputError(field, f"{text!r} không chỉ ra văn bản nào (dạng "
+                         f"vn/<loại>/<năm>/<số>[/<cơ quan ban hành>], {example})")
     code = parts[0]
     if len(digits) == 2:
         year, number, issuer = parts[1], parts[2], parts[3:]

@@ -7,8 +7,9 @@ And the one reading of a document or unit id a user typed, on every surface (the
 ``resolve``, the HTTP API, the MCP tools): :func:`resolve_document_id` normalises it
 (``12/2016/nd-mau``, ``12/2016/ND-MAU``, ``12 / 2016 / NĐ-MAU`` → ``12/2016/NĐ-MAU``), compares it
 with the loaded documents and refuses an unknown one with the closest loaded ids
-(``doc_id: no document '12/2061/NĐ-MAU' in the graph (11 documents are loaded); did you mean
-12/2016/NĐ-MAU?``). A refusal is an :class:`InputError`: the field and the problem.
+(``doc_id: không có văn bản '12/2061/NĐ-MAU' trong đồ thị (đã nạp 11 văn bản); có phải ý bạn
+là 12/2016/NĐ-MAU?``). A refusal is an :class:`InputError`: the field (the parameter's name, as
+the caller wrote it) and the problem, in Vietnamese like every line a reader sees.
 """
 
 from __future__ import annotations
@@ -37,27 +38,28 @@ def validate_question(question: object, *, max_chars: int = MAX_QUESTION_CHARS,
         The cleaned question.
 
     Raises:
-        RetrievalError: not a string, not valid UTF-8 text, empty, longer than ``max_chars``,
-            or without a letter or digit to search for.
+        InputError: (a :class:`~hopgraph.core.errors.RetrievalError`, field ``question``) not
+            a string, not valid UTF-8 text, empty, longer than ``max_chars``, or without a
+            letter or digit to search for.
     """
+    field = "question"
     if not isinstance(question, str):
-        raise RetrievalError(f"question must be a string, got {type(question).__name__}")
+        raise InputError(field, f"phải là chuỗi văn bản (nhận được {type(question).__name__})")
     for i, ch in enumerate(question):
         if "\ud800" <= ch <= "\udfff":
             code = ord(ch)
             byte = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
-            raise RetrievalError(
-                f"question is not valid UTF-8 text ({byte} at character {i + 1}); "
-                "retype it or set a UTF-8 locale")
+            raise InputError(field, f"không phải văn bản UTF-8 hợp lệ ({byte} ở ký tự thứ {i + 1}); "
+                             "hãy gõ lại hoặc dùng bảng mã (locale) UTF-8")
         if ch == "\x00":
-            raise RetrievalError(f"question contains a NUL character at character {i + 1}")
+            raise InputError(field, f"chứa ký tự NUL ở ký tự thứ {i + 1}")
     q = unicodedata.normalize("NFC", " ".join(question.split()))
     if not q:
-        raise RetrievalError("question is empty")
+        raise InputError(field, "để trống")
     if len(q) > max_chars:
-        raise RetrievalError(f"question is {len(q)} characters long; the limit is {max_chars}")
+        raise InputError(field, f"dài {len(q)} ký tự; giới hạn là {max_chars} ký tự")
     if require_word and not any(ch.isalnum() for ch in q):
-        raise RetrievalError("question has no word to search for (only punctuation or symbols)")
+        raise InputError(field, "không có từ nào để tìm (chỉ có dấu câu hoặc ký hiệu)")
     return q
 
 
@@ -87,15 +89,15 @@ def validate_text(value: object, field: str, *, max_chars: int = MAX_ID_CHARS) -
         InputError: anything else.
     """
     if not isinstance(value, str):
-        raise InputError(field, f"must be a string, got {type(value).__name__}")
+        raise InputError(field, f"phải là chuỗi văn bản (nhận được {type(value).__name__})")
     for i, ch in enumerate(value):
         if "\ud800" <= ch <= "\udfff" or ch == "\x00":
-            raise InputError(field, f"is not valid UTF-8 text (character {i + 1})")
+            raise InputError(field, f"không phải văn bản UTF-8 hợp lệ (ký tự thứ {i + 1})")
     text = unicodedata.normalize("NFC", value.strip())
     if not text:
-        raise InputError(field, "is empty")
+        raise InputError(field, "để trống")
     if len(text) > max_chars:
-        raise InputError(field, f"is {len(text)} characters long; the limit is {max_chars}")
+        raise InputError(field, f"dài {len(text)} ký tự; giới hạn là {max_chars} ký tự")
     return text
 
 
@@ -126,7 +128,7 @@ def resolve_document_id(value: object, loaded: Collection[str], field: str = "do
 
     Raises:
         InputError: empty, not valid text, or no such document (with the closest loaded ids:
-            ``did you mean …?``).
+            ``có phải ý bạn là …?``).
     """
     text = validate_text(value, field)
     if text in loaded:
@@ -138,10 +140,14 @@ def resolve_document_id(value: object, loaded: Collection[str], field: str = "do
     if _key(norm) in by_key:
         return by_key[_key(norm)]
     hint = suggest_ids(text, sorted(loaded))
-    count = ("no document is loaded" if not loaded else "1 document is loaded" if len(loaded) == 1
-             else f"{len(loaded)} documents are loaded")
-    raise InputError(field, f"no document {text!r} in the graph ({count})"
-                     + (f"; did you mean {', '.join(hint)}?" if hint else ""))
+    count = f"đã nạp {len(loaded)} văn bản" if loaded else "chưa nạp văn bản nào"
+    raise InputError(field, f"không có văn bản {text!r} trong đồ thị ({count})"
+                     + (f"; có phải ý bạn là {_either(hint)}?" if hint else ""))
+
+
+def _either(ids: Sequence[str]) -> str:
+    """``a``, ``a hoặc b``, ``a, b hoặc c``: the closest ids offered in a refusal."""
+    return ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} hoặc {ids[-1]}"
 
 
 def resolve_unit_id(value: object, loaded: Collection[str], field: str = "unit_id") -> str:
@@ -157,8 +163,8 @@ def resolve_unit_id(value: object, loaded: Collection[str], field: str = "unit_i
     doc, sep, path = base.partition(":")
     path = "".join(path.split())
     if not sep or not path:
-        raise InputError(field, f"{text!r} is not a unit id (expected <document>:<path>, "
-                         "e.g. 12/2016/NĐ-MAU:D3.K2)")
+        raise InputError(field, f"{text!r} không phải là mã điều khoản (dạng <số hiệu văn "
+                         "bản>:<vị trí>, ví dụ 12/2016/NĐ-MAU:D3.K2)")
     parts = [p[:1].upper() + p[1:] if p[:1].isalpha() and p[1:2].isdigit() else p
              for p in path.split(".")]
     unit = f"{resolve_document_id(doc, loaded, field)}:{'.'.join(parts)}"

@@ -345,7 +345,7 @@ class LegalAPI:
         ``ND`` for ``NĐ``, spaces): :func:`hopgraph.core.questions.resolve_document_id`.
 
         Raises:
-            InputError: no such document, with the closest loaded ids (``did you mean …?``).
+            InputError: no such document, with the closest loaded ids (``có phải ý bạn là …?``).
         """
         from hopgraph.core.questions import resolve_document_id
 
@@ -354,8 +354,8 @@ class LegalAPI:
     def trace(self, unit_ids: Sequence[str] | str, *,
               as_of: date | str | None = None) -> LegalContext:
         """Validity, references and provenance of given units (no search). One id may be
-        given as a string; each id is read as typed (document part normalised, ``did you
-        mean …?`` for a document that is not loaded).
+        given as a string; each id is read as typed (document part normalised, ``có phải ý
+        bạn là …?`` for a document that is not loaded).
 
         Raises:
             InputError: an id is malformed or names a document that is not loaded.
@@ -376,7 +376,7 @@ class LegalAPI:
         note saying why.
 
         Raises:
-            InputError: not a citation id, its document is not loaded (``did you mean …?``), or
+            InputError: not a citation id, its document is not loaded (``có phải ý bạn là …?``), or
                 its unit is not in the graph.
         """
         from hopgraph.core.citations import parse_citation_id
@@ -385,16 +385,16 @@ class LegalAPI:
         ref = parse_citation_id(citation)
         doc = resolve_document_id_of(self, ref.document)
         if not ref.path:
-            raise InputError("citation", f"{citation!r} names document {doc} but no unit in it "
-                             "(add e.g. /dieu_1)")
+            raise InputError("citation", f"{citation!r} chỉ ra văn bản {doc} nhưng không chỉ ra "
+                             "điều khoản nào trong đó (thêm, ví dụ, /dieu_1)")
         unit = ref.unit_id(doc)
         day = ref.day or today or date.today()
         ctx = self.retriever().trace([unit], as_of=day)
         mine = [it for it in ctx.items if it.node_id.split("@", 1)[0] == unit
                 and it.role in ("seed", "successor")]
         if not mine:
-            raise InputError("citation", f"no unit {unit} in the graph (its document is "
-                             "loaded; check the unit path)")
+            raise InputError("citation", f"không có điều khoản {unit} trong đồ thị (văn bản của "
+                             "nó đã được nạp; hãy kiểm tra vị trí điều khoản)")
         chosen = next((it for it in mine if it.applicable), mine[0])
         return chosen.to_evidence(day)
 
@@ -408,7 +408,7 @@ class LegalAPI:
         typed (:meth:`resolve_document`).
 
         Raises:
-            InputError: no such document, with the closest loaded ids (``did you mean …?``).
+            InputError: no such document, with the closest loaded ids (``có phải ý bạn là …?``).
         """
         from hopgraph.retrieval import consolidate
 

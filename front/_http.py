@@ -45,6 +45,7 @@ from hopgraph._service import (
     PAGE_LIMIT_MAX,
     RequestError,
     Service,
+    schema_problem,
 )
 from hopgraph.core.errors import DatabaseError, HopgraphError, LLMError
 from hopgraph.core.questions import MAX_QUESTION_CHARS
@@ -126,7 +127,7 @@ def create_app(hg: "Hopgraph", *, use_llm: bool = True) -> Any:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
         loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query")
                and not isinstance(p, int)]
-        return error(422, "invalid_request", ".".join(loc) or "body", str(first.get("msg")))
+        return error(422, "invalid_request", ".".join(loc) or "body", schema_problem(first))
 
     @app.exception_handler(RequestError)
     async def refused(_: Request, exc: RequestError) -> JSONResponse:

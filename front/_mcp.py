@@ -11,8 +11,9 @@ evidence tool also returns its items in the shared shape of :class:`hopgraph.cor
 
 A client can correct its own calls: every parameter has a description and declared bounds (the
 CLI's, from :mod:`hopgraph._service`), every output a schema, every refusal reaches the client as
-the SDK's ``ToolError`` with its reason (``doc_id: no document '12/2017/NĐ-MAU' in the graph …;
-did you mean 12/2016/NĐ-MAU?``) rather than a bare "Error executing tool", and the examples in
+the SDK's ``ToolError`` with its reason in Vietnamese (``doc_id: không có văn bản '12/2017/NĐ-MAU'
+trong đồ thị …; có phải ý bạn là 12/2016/NĐ-MAU?``) rather than a bare "Error executing tool"
+(the SDK's own prefix, which stays), and the examples in
 the tool descriptions are ids the graph holds. Needs the ``mcp`` package
 (``pip install 'hopgraph[mcp]'``).
 """
@@ -36,6 +37,7 @@ from hopgraph._service import (
     MAX_UNIT_IDS,
     PAGE_LIMIT_MAX,
     Service,
+    schema_problem,
     warm_up,
 )
 from hopgraph.core.citations import citation_id
@@ -241,17 +243,18 @@ def _reasons(fn: Callable[..., _T]) -> Callable[..., _T]:
 
 def _argument_problems(error: Any) -> str:
     """A pydantic ValidationError of a tool's arguments as one line: ``field: problem`` per
-    error, without the SDK's model name, input echo and documentation links."""
+    error, the problem in Vietnamese (:func:`hopgraph._service.schema_problem`), without the
+    SDK's model name, input echo and documentation links."""
     parts = []
     for e in error.errors():
         field = ".".join(str(x) for x in e.get("loc", ())) or "arguments"
-        parts.append(f"{field}: {e.get('msg', 'invalid')}")
+        parts.append(f"{field}: {schema_problem(e)}")
     return "; ".join(parts)
 
 
 def _concise_argument_errors(base: type) -> type:
     """``base`` (the SDK's ``MCPServer``) whose refusal of a call's arguments reads as one line
-    naming each field and its problem (``question: String should have at least 1 character``)
+    naming each field and its problem (``question: để trống``)
     instead of pydantic's multi-line report with the model's name and a link."""
     from mcp.server.mcpserver.exceptions import ToolError
     from pydantic import ValidationError

@@ -3,7 +3,8 @@ of every request, one set of read-only operations over a :class:`~hopgraph.Hopgr
 as JSON-ready dicts.
 
 Every check raises :class:`RequestError`, which names the field and the problem in one line
-(``as_of: '2024-13-01' is not a date (expected YYYY-MM-DD or dd/mm/yyyy)``); each protocol edge
+(``as_of: '2024-13-01' không phải là ngày hợp lệ (dạng YYYY-MM-DD hoặc dd/mm/yyyy)``: the
+parameter's name as the caller wrote it, the problem in Vietnamese); each protocol edge
 translates it into what its caller reads (an MCP ``ToolError``, an HTTP 422 with the field). The
 bounds are the command line's: ``k`` 1..100 (``hopgraph retrieve --k``), a question of at most
 :data:`~hopgraph.core.questions.MAX_QUESTION_CHARS` characters, checked by the one
@@ -11,7 +12,9 @@ bounds are the command line's: ``k`` 1..100 (``hopgraph retrieve --k``), a quest
 
 A document id is read as a user types it (``12/2016/nd-mau``, ``12/2016/ND-MAU``): normalised
 (:func:`hopgraph.core.vocabulary.normalise_doc_number`), then compared with the loaded documents; an
-unknown one is refused with the closest loaded ids (``did you mean 12/2016/NĐ-MAU?``).
+unknown one is refused with the closest loaded ids (``có phải ý bạn là 12/2016/NĐ-MAU?``).
+What a protocol's own schema refuses first (pydantic: a missing field, a number out of its
+bounds) is said the same way by :func:`schema_problem`.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from hopgraph.core.errors import RetrievalError
 from hopgraph.core.questions import (
     MAX_ID_CHARS,
     MAX_QUESTION_CHARS,
@@ -75,9 +77,8 @@ def check_question(value: object, field: str = "question") -> str:
     """
     try:
         return validate_question(value, max_chars=MAX_QUESTION_CHARS)
-    except RetrievalError as e:
-        problem = str(e).removeprefix("question ")
-        raise RequestError(field, problem) from None
+    except InputError as e:
+        raise RequestError(field, e.problem) from None
 
 
 def check_date(value: object, field: str = "as_of", *, today: date | None = None) -> date:
@@ -91,14 +92,15 @@ def check_date(value: object, field: str = "as_of", *, today: date | None = None
     if isinstance(value, date):
         return value
     if not isinstance(value, str):
-        raise RequestError(field, f"must be a date string, got {type(value).__name__}")
+        raise RequestError(field, f"phải là chuỗi ngày (nhận được {type(value).__name__})")
     text = check_text(value, field, max_chars=40)
     for fmt in ("%Y-%m-%d", "%d/%m/%Y"):
         try:
             return datetime.strptime(text, fmt).date()
         except ValueError:
             continue
-    raise RequestError(field, f"{text!r} is not a date (expected YYYY-MM-DD or dd/mm/yyyy)")
+    raise RequestError(field, f"{text!r} không phải là ngày hợp lệ (dạng YYYY-MM-DD hoặc "
+                       "dd/mm/yyyy)")
 
 
 def check_range(value: object, field: str, low: int, high: int) -> int:
@@ -108,9 +110,10 @@ def check_range(value: object, field: str, low: int, high: int) -> int:
         RequestError: not an integer, or out of range.
     """
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RequestError(field, f"must be an integer, got {value!r}")
+        raise RequestError(field, f"phải là số nguyên (nhận được {value!r})")
     if not low <= value <= high:
-        raise RequestError(field, f"must be between {low} and {high}, got {value}")
+        raise RequestError(field, f"phải nằm trong khoảng từ {low} đến {high} (nhận được "
+                           f"{value})")
     return value
 
 
@@ -135,13 +138,64 @@ def check_texts(values: object, field: str, *, max_items: int = MAX_FILTER_VALUE
     if isinstance(values, str):
         values = [values]
     if not isinstance(values, list | tuple):
-        raise RequestError(field, f"must be a list of strings, got {type(values).__name__}")
+        raise RequestError(field, f"phải là danh sách chuỗi (nhận được {type(values).__name__})")
     if len(values) > max_items:
-        raise RequestError(field, f"has {len(values)} values; the limit is {max_items}")
+        raise RequestError(field, f"có {len(values)} giá trị; giới hạn là {max_items}")
     out = [check_text(v, f"{field}[{i}]") for i, v in enumerate(values)]
     if required and not out:
-        raise RequestError(field, "needs at least one value")
+        raise RequestError(field, "cần ít nhất một giá trị")
     return out
+
+
+def schema_problem(error: Mapping[str, Any]) -> str:
+    """One error of a pydantic validation (a request body or a tool's arguments, refused by the
+    protocol's schema before :class:`Service` sees it) as the problem a reader is told, in
+    Vietnamese like :class:`RequestError`'s: ``để trống``, ``phải lớn hơn hoặc bằng 1 (nhận
+    được 0)``. An error type without a wording here keeps pydantic's message in parentheses.
+
+    Args:
+        error: one item of ``ValidationError.errors()`` (``type``, ``ctx``, ``input``, ``msg``).
+    """
+    kind = str(error.get("type", ""))
+    ctx: Mapping[str, Any] = error.get("ctx") or {}
+    got = error.get("input")
+    if kind == "missing":
+        return "là tham số bắt buộc"
+    if kind == "string_too_short":
+        return ("để trống" if ctx.get("min_length") == 1
+                else f"phải có ít nhất {ctx.get('min_length')} ký tự")
+    if kind == "string_too_long":
+        size = f"dài {len(got)} ký tự; " if isinstance(got, str) else ""
+        return f"{size}giới hạn là {ctx.get('max_length')} ký tự"
+    bounds = {"greater_than_equal": ("lớn hơn hoặc bằng", "ge"),
+              "less_than_equal": ("nhỏ hơn hoặc bằng", "le"),
+              "greater_than": ("lớn hơn", "gt"), "less_than": ("nhỏ hơn", "lt")}
+    if kind in bounds:
+        words, key = bounds[kind]
+        return f"phải {words} {ctx.get(key)} (nhận được {_shown(got)})"
+    if kind == "too_short":
+        return f"cần ít nhất {ctx.get('min_length')} giá trị"
+    if kind == "too_long":
+        return f"có {ctx.get('actual_length')} giá trị; giới hạn là {ctx.get('max_length')}"
+    simple = {"int_parsing": "phải là số nguyên", "int_type": "phải là số nguyên",
+              "int_from_float": "phải là số nguyên", "string_type": "phải là chuỗi văn bản",
+              "list_type": "phải là danh sách", "bool_parsing": "phải là true hoặc false",
+              "bool_type": "phải là true hoặc false", "float_parsing": "phải là số",
+              "float_type": "phải là số", "dict_type": "phải là một đối tượng JSON",
+              "model_attributes_type": "phải là một đối tượng JSON",
+              "model_type": "phải là một đối tượng JSON",
+              "json_invalid": "không phải JSON hợp lệ",
+              "extra_forbidden": "không phải là tham số được chấp nhận"}
+    if kind in simple:
+        return simple[kind] + ("" if isinstance(got, dict | list) or got is None
+                               else f" (nhận được {_shown(got)})")
+    return f"không hợp lệ ({error.get('msg', kind)})"
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (a refusal echoes the value, not a page)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 # --- the loaded documents ----------------------------------------------------------------------
@@ -348,8 +402,8 @@ class Service:
     def legal_trace(self, unit_ids: object, as_of: object = None) -> dict[str, Any]:
         """Validity at a date of given units."""
         if isinstance(unit_ids, str):
-            raise RequestError("unit_ids", "must be a list of unit ids, not one string "
-                               "(give [\"12/2016/NĐ-MAU:D3.K2\"])")
+            raise RequestError("unit_ids", "phải là danh sách mã điều khoản, không phải một "
+                               "chuỗi (hãy gửi [\"12/2016/NĐ-MAU:D3.K2\"])")
         ids = [self.catalogue.resolve_unit(u, f"unit_ids[{i}]") for i, u in
                enumerate(check_texts(unit_ids, "unit_ids", max_items=MAX_UNIT_IDS,
                                      required=True))]
@@ -402,11 +456,11 @@ class Service:
         doc = self.catalogue.resolve(doc_id)
         if date_from is None or date_to is None:
             raise RequestError("date_from" if date_from is None else "date_to",
-                               "is required (YYYY-MM-DD or dd/mm/yyyy)")
+                               "là tham số bắt buộc (dạng YYYY-MM-DD hoặc dd/mm/yyyy)")
         d1, d2 = check_date(date_from, "date_from"), check_date(date_to, "date_to")
         if d1 > d2:
-            raise RequestError("date_from", f"{d1.isoformat()} is after date_to "
-                               f"{d2.isoformat()}")
+            raise RequestError("date_from", f"{d1.isoformat()} sau date_to "
+                               f"{d2.isoformat()} (ngày đầu phải trước ngày cuối)")
         start = check_range(offset, "offset", 0, 1_000_000)
         size = check_range(limit, "limit", 1, PAGE_LIMIT_MAX)
         from hopgraph.retrieval import diff_consolidated
@@ -434,7 +488,7 @@ class Service:
         day = check_date(as_of)
         rows = self.hg.runner.read("legal/list_unit_versions", unit_id=uid)
         if not rows:
-            raise RequestError("unit_id", f"no unit {uid!r} in the graph")
+            raise RequestError("unit_id", f"không có điều khoản {uid!r} trong đồ thị")
         row = _native(rows[0])
         return unit_view(row, day)
 
@@ -629,4 +683,4 @@ def _iso(day: date | None) -> str | None:
 __all__ = ["DEFAULT_K", "DEFAULT_PAGE_LIMIT", "K_MAX", "K_MIN", "MAX_UNIT_IDS", "PAGE_LIMIT_MAX",
            "QUERY_CACHE_SIZE", "VALIDITY_BADGES", "Catalogue", "QueryVectorCache", "RequestError",
            "Service", "badge", "check_date", "check_question", "check_range", "check_text",
-           "check_texts", "serving_hopgraph", "suggest", "unit_view"]
+           "check_texts", "schema_problem", "serving_hopgraph", "suggest", "unit_view"]

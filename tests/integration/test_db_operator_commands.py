@@ -64,8 +64,8 @@ def test_an_unknown_document_is_one_line(runner: Neo4jRunner, neo4j_server: Serv
     result = _cli(neo4j_server, "db", "remove-document", "99/2011/ND-MAU")
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
-        "Error: doc_id: no document '99/2011/ND-MAU' in the graph (1 document is loaded); "
-        "did you mean 99/2010/NĐ-MAU?"]
+        "Error: doc_id: không có văn bản '99/2011/ND-MAU' trong đồ thị (đã nạp 1 văn bản); "
+        "có phải ý bạn là 99/2010/NĐ-MAU?"]
     assert _dump(runner) == before
     # the id as a user types it (ND for NĐ, case) names the loaded document
     removed = _cli(neo4j_server, "db", "remove-document", "99/2010/nd-mau")

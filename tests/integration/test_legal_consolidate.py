@@ -178,10 +178,13 @@ def test_cli_consolidate(runner: Neo4jRunner, tmp_path: Path, schema_installed: 
     assert diff.exit_code == 0 and "~ Khoản 1" in diff.output, diff.output
     bad = CliRunner().invoke(cli, [*base, "99/2099/NĐ-KHONG", "--as-of", "2019-01-01"])
     assert bad.exit_code == 1
-    assert bad.output.strip().count("\n") == 0 and "no document '99/2099/NĐ-KHONG' in the graph" in bad.output
+    assert bad.output.strip().count("\n") == 0
+    assert "Error: DOC_ID: không có văn bản '99/2099/NĐ-KHONG' trong đồ thị" in bad.output
     assert "Traceback" not in bad.output
     bad_date = CliRunner().invoke(cli, [*base, DOC, "--as-of", "2019-02-30"])
-    assert bad_date.exit_code == 1 and bad_date.output.strip().count("\n") == 0
+    assert bad_date.exit_code == 1 and bad_date.output.strip().splitlines() == [
+        "Error: --as-of: '2019-02-30' không phải là ngày hợp lệ (dạng YYYY-MM-DD hoặc "
+        "dd/mm/yyyy)"]
 
 
 class _NoEmbedder:

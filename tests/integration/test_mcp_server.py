@@ -37,15 +37,20 @@ Nghị định này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2031.
 # bad calls and the reason the client must read in the error (issue 25: a reason, not only
 # "Error executing tool")
 BAD_CALLS = {
-    "empty question": ("legal_retrieve", {"question": "   "}, "question: is empty"),
+    "empty question": ("legal_retrieve", {"question": "   "}, "question: để trống"),
     "bad date": ("legal_retrieve", {"question": "bảo hiểm", "as_of": "2024-13-01"},
-                 "as_of: '2024-13-01' is not a date"),
-    "k out of range": ("legal_retrieve", {"question": "bảo hiểm", "k": 0}, "greater than or equal to 1"),
-    "unknown document": ("legal_consolidate", {"doc_id": "12/2017/NĐ-MAU"},
-                         "did you mean 12/2016/NĐ-MAU"),
+                 "as_of: '2024-13-01' không phải là ngày hợp lệ"),
+    "k out of range": ("legal_retrieve", {"question": "bảo hiểm", "k": 0},
+                       "k: phải lớn hơn hoặc bằng 1 (nhận được 0)"),
+    "unknown document": ("legal_consolidate", {"doc_id": "12/2017/ND-MAU"},
+                         "doc_id: không có văn bản '12/2017/ND-MAU' trong đồ thị"),
     "dates reversed": ("legal_diff", {"doc_id": "12/2016/NĐ-MAU", "date_from": "2024-01-01",
-                                      "date_to": "2019-01-01"}, "is after date_to"),
-    "one string for a list": ("legal_trace", {"unit_ids": "12/2016/NĐ-MAU:D3.K2"}, "unit_ids"),
+                                      "date_to": "2019-01-01"}, "sau date_to 2019-01-01"),
+    "one string for a list": ("legal_trace", {"unit_ids": "12/2016/NĐ-MAU:D3.K2"},
+                              "unit_ids: phải là danh sách"),
+    "not a unit id": ("legal_unit", {"unit_id": "D3.K2"},
+                      "unit_id: 'D3.K2' không phải là mã điều khoản (dạng <số hiệu văn bản>:"
+                      "<vị trí>, ví dụ 12/2016/NĐ-MAU:D3.K2)"),
 }
 
 

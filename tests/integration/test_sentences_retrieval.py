@@ -108,7 +108,7 @@ def test_ask_sentences_cli_retrieval_only(loaded: Neo4jRunner, neo4j_server: Ser
     assert shown[2].startswith("answer sentence (marked *, shown first): closes the bridge")
     assert shown[3].startswith("* [Charles Babbage #3]") and "died in Marylebone" in shown[3]
     bad = CliRunner().invoke(cli, ["ask-sentences", "   "], env=env)
-    assert bad.exit_code == 1 and "question is empty" in bad.output
+    assert bad.exit_code == 1 and "Error: question: để trống" in bad.output
 
 
 def test_load_cli_reports_bad_input(neo4j_server: Server, runner: Neo4jRunner, tmp_path: Path) -> None:

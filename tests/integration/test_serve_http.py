@@ -74,13 +74,15 @@ def test_http_api_answers_and_refuses_with_the_field(served: str) -> None:
                 "/api/legal/diff", "/api/legal/unit", "/api/legal/coverage"} <= set(paths)
         # typed 4xx naming the field and the problem
         bad = c.post("/api/legal/retrieve", json={"question": "bảo hiểm", "k": 0})
-        assert bad.status_code == 422 and bad.json()["error"]["field"] == "k"
+        assert bad.status_code == 422 and bad.json()["error"] == {
+            "type": "invalid_request", "field": "k",
+            "problem": "phải lớn hơn hoặc bằng 1 (nhận được 0)"}
         bad = c.post("/api/legal/ask", json={"question": "  ", "as_of": "2024-06-01"})
         assert bad.status_code == 422 and bad.json()["error"] == {
-            "type": "invalid_request", "field": "question", "problem": "is empty"}
+            "type": "invalid_request", "field": "question", "problem": "để trống"}
         bad = c.get("/api/legal/consolidate", params={"doc_id": "12/2017/ND-MAU"})
-        assert bad.status_code == 422 and "did you mean 12/2016/NĐ-MAU" in bad.json()["error"][
-            "problem"]
+        assert bad.status_code == 422 and "có phải ý bạn là 12/2016/NĐ-MAU" in bad.json()[
+            "error"]["problem"]
         bad = c.get("/api/legal/unit", params={"unit_id": "12/2016/NĐ-MAU:D3.K2",
                                                "as_of": "31/02/2024"})
         assert bad.status_code == 422 and bad.json()["error"]["field"] == "as_of"

@@ -40,17 +40,18 @@ def test_citation_ids_round_trip_to_the_same_document_unit_and_date() -> None:
 
 
 @pytest.mark.parametrize(("bad", "problem"), [
-    ("", "is empty"),
-    ("12/2016/NĐ-CP:D3.K2", "is not a citation id"),
-    ("vn/nd/2016/12/cp/dieu_3@2024-13-01", "'2024-13-01' after '@' is not a date"),
-    ("vn/nd/2016/12/cp/article_3@2024-06-01", "'article_3' in .* is not a unit level"),
-    ("vn/nd/cp/dieu_3", "does not name a document"),
-    ("vn/nd/2016/12/cp/dieu_3/khoan_2/y_1", "'y_1' in"),
+    ("", "để trống"),
+    ("12/2016/NĐ-CP:D3.K2", "không phải là mã trích dẫn"),
+    ("vn/nd/2016/12/cp/dieu_3@2024-13-01", "'2024-13-01' sau '@' không phải là ngày hợp lệ"),
+    ("vn/nd/2016/12/cp/article_3@2024-06-01", "'article_3' trong .* không phải là một cấp"),
+    ("vn/nd/cp/dieu_3", "không chỉ ra văn bản nào"),
+    ("vn/nd/2016/12/cp/dieu_3/khoan_2/y_1", "'y_1' trong"),
 ])
 def test_a_bad_citation_id_is_refused_in_one_line(bad: str, problem: str) -> None:
     with pytest.raises(InputError, match=problem) as caught:
         parse_citation_id(bad)
     assert caught.value.field == "citation" and "\n" not in str(caught.value)
+    assert str(caught.value).startswith("citation: ")
 
 
 def test_evidence_carries_the_citation_id_through_json() -> None:

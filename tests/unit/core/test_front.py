@@ -151,10 +151,10 @@ def test_hopgraph_without_settings_reads_the_environment(tmp_path: Path,
 
 
 @pytest.mark.parametrize(("question", "reason"), [
-    ("Which drug \udcff targets ABL1?", "not valid UTF-8"),
-    ("x" * 100_000, "the limit is"),
-    ("?!…", "no word"),
-    ("   ", "empty"),
+    ("Which drug \udcff targets ABL1?", "không phải văn bản UTF-8 hợp lệ"),
+    ("x" * 100_000, "giới hạn là 2000 ký tự"),
+    ("?!…", "không có từ nào để tìm"),
+    ("   ", "question: để trống"),
 ])
 def test_biomedical_and_sentence_calls_refuse_what_the_cli_refuses(question: str,
                                                                       reason: str) -> None:

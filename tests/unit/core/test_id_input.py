@@ -18,7 +18,7 @@ from tests.unit.fakes import RecordingRunner
 from tests.unit.sentences.fakes import FakeEmbedder
 
 LOADED = ["12/2016/NĐ-MAU", "1234/QĐ-TTg", "40/2023/NĐ-MAU"]
-HINT = "did you mean 12/2016/NĐ-MAU"
+HINT = "có phải ý bạn là 12/2016/NĐ-MAU"
 
 
 def test_typed_ids_resolve_to_the_loaded_one() -> None:
@@ -35,17 +35,20 @@ def test_an_unknown_or_malformed_id_is_one_line_with_suggestions() -> None:
     with pytest.raises(InputError) as caught:
         resolve_document_id("12/2061/ND-MAU", LOADED)
     assert caught.value.field == "doc_id"
-    assert str(caught.value).startswith("doc_id: no document '12/2061/ND-MAU' in the graph "
-                                        "(3 documents are loaded); " + HINT)
+    assert str(caught.value).startswith("doc_id: không có văn bản '12/2061/ND-MAU' trong đồ "
+                                        "thị (đã nạp 3 văn bản); " + HINT)
     assert "\n" not in str(caught.value)
-    with pytest.raises(InputError, match="no document is loaded"):
+    with pytest.raises(InputError, match=r"\(chưa nạp văn bản nào\)$"):
         resolve_document_id("12/2016/NĐ-MAU", [])
-    for bad, problem in (("", "is empty"), ("12/2016\udcff", "not valid UTF-8"),
-                         (7, "must be a string")):
+    for bad, problem in (("", "doc_id: để trống"),
+                         ("12/2016\udcff", "doc_id: không phải văn bản UTF-8 hợp lệ"),
+                         (7, "doc_id: phải là chuỗi văn bản")):
         with pytest.raises(InputError, match=problem):
             resolve_document_id(bad, LOADED)
-    with pytest.raises(InputError, match="not a unit id"):
+    with pytest.raises(InputError) as caught:
         resolve_unit_id("12/2016/NĐ-MAU", LOADED)
+    assert str(caught.value) == ("unit_id: '12/2016/NĐ-MAU' không phải là mã điều khoản (dạng "
+                                 "<số hiệu văn bản>:<vị trí>, ví dụ 12/2016/NĐ-MAU:D3.K2)")
 
 
 def _runner() -> RecordingRunner:
@@ -63,7 +66,7 @@ def test_the_front_door_reads_ids_as_typed() -> None:
     hg = Hopgraph(runner, use_llm=False, legal_embedder=FakeEmbedder())
     with pytest.raises(InputError, match=HINT):
         hg.legal.consolidate("12/2061/ND-MAU", "2024-06-01")
-    with pytest.raises(InputError, match=r"unit_ids\[0\]: no document .*" + HINT):
+    with pytest.raises(InputError, match=r"unit_ids\[0\]: không có văn bản .*" + HINT):
         hg.legal.trace(["12/2061/NĐ-MAU:D3.K2"])
     # one id given as a string is one id, not its characters; typed forms are normalised
     hg.legal.trace("12/2016/nd-mau:d3.k2", as_of="2024-06-01")
@@ -105,7 +108,9 @@ def test_cli_refuses_a_malformed_id_in_one_line_before_connecting() -> None:
         result = CliRunner().invoke(cli, args, env=env)
         assert result.exit_code == 1, (args, result.output)
         lines = result.output.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("Error: ") and "is" in lines[0], lines
+        assert len(lines) == 1 and lines[0].startswith("Error: "), lines
+        assert lines[0].split(": ", 2)[2] in ("để trống", "không phải văn bản UTF-8 hợp lệ "
+                                              "(ký tự thứ 2)"), lines
     assert issubclass(InputError, HopgraphError)
 
 
@@ -120,8 +125,8 @@ def test_remove_document_reads_the_id_as_typed_and_suggests_the_loaded_one() -> 
                              refuse={"write_transaction"})
     with pytest.raises(UnknownDocumentError) as caught:
         remove_legal_document(runner, "12/2061/ND-MAU")
-    assert str(caught.value).startswith("doc_id: no document '12/2061/ND-MAU' in the graph "
-                                        "(3 documents are loaded); " + HINT)
+    assert str(caught.value).startswith("doc_id: không có văn bản '12/2061/ND-MAU' trong đồ "
+                                        "thị (đã nạp 3 văn bản); " + HINT)
     assert isinstance(caught.value, HopgraphError)  # the CLI prints it as one line, exit 1
 
 
@@ -169,11 +174,12 @@ def test_mcp_refuses_bad_arguments_in_one_line_and_says_why_a_search_is_empty() 
         return await server.call_tool(tool, args)
 
     for tool, args, reason in (
-            ("sentences_retrieve", {"question": ""},
-             "question: String should have at least 1 character"),
+            ("sentences_retrieve", {"question": ""}, "question: để trống"),
             ("legal_retrieve", {"question": "bảo hiểm", "k": 0},
-             "k: Input should be greater than or equal to 1"),
-            ("legal_consolidate", {}, "doc_id: Field required")):
+             "k: phải lớn hơn hoặc bằng 1 (nhận được 0)"),
+            ("legal_retrieve", {"question": "bảo hiểm", "k": "năm"},
+             "k: phải là số nguyên (nhận được 'năm')"),
+            ("legal_consolidate", {}, "doc_id: là tham số bắt buộc")):
         with pytest.raises(ToolError) as caught:
             anyio.run(call, tool, args)
         text = str(caught.value)

@@ -62,21 +62,34 @@ def client() -> TestClient:
 
 
 def test_http_refusals_name_field_and_problem(client: TestClient) -> None:
-    r = client.post("/api/legal/retrieve", json={"question": "bảo hiểm", "k": 101})
-    assert r.status_code == 422 and r.json()["error"]["field"] == "k"
+    """Each refusal names the parameter as the caller wrote it and says the problem in
+    Vietnamese, whether the service's checks or the request schema (pydantic) refuse it."""
+    def refusal(r: Any) -> tuple[str, str]:
+        assert r.status_code == 422, r.text
+        return r.json()["error"]["field"], r.json()["error"]["problem"]
+
+    assert refusal(client.post("/api/legal/retrieve", json={"question": "bảo hiểm", "k": 101})) \
+        == ("k", "phải nhỏ hơn hoặc bằng 100 (nhận được 101)")
+    assert refusal(client.post("/api/legal/retrieve", json={"question": "  "})) \
+        == ("question", "để trống")
+    assert refusal(client.post("/api/legal/ask", json={"question": "bảo hiểm",
+                                                       "as_of": "2024-13-01"})) \
+        == ("as_of", "'2024-13-01' không phải là ngày hợp lệ (dạng YYYY-MM-DD hoặc dd/mm/yyyy)")
+    assert refusal(client.post("/api/legal/ask", json={})) == ("question", "là tham số bắt buộc")
     r = client.get("/api/legal/consolidate", params={"doc_id": "12/2017/nd-mau"})
     assert r.status_code == 422
     assert r.json()["error"] == {
         "type": "invalid_request", "field": "doc_id",
-        "problem": "no document '12/2017/nd-mau' in the graph (1 document is loaded); "
-                   "did you mean 12/2016/NĐ-MAU?"}
+        "problem": "không có văn bản '12/2017/nd-mau' trong đồ thị (đã nạp 1 văn bản); "
+                   "có phải ý bạn là 12/2016/NĐ-MAU?"}
     r = client.get("/api/legal/diff", params={"doc_id": "12/2016/ND-MAU", "date_from": "2024-01-01",
                                               "date_to": "01/01/2019"})
-    assert r.status_code == 422 and r.json()["error"]["field"] == "date_from"
-    r = client.post("/api/legal/trace", json={"unit_ids": ["no-colon"]})
-    assert r.status_code == 422 and "not a unit id" in r.json()["error"]["problem"]
-    r = client.post("/api/legal/ask", json={"question": "x" * 2001})
-    assert r.status_code == 422 and "limit is 2000" in r.json()["error"]["problem"]
+    assert refusal(r) == ("date_from", "2024-01-01 sau date_to 2019-01-01 (ngày đầu phải trước "
+                                       "ngày cuối)")
+    field, problem = refusal(client.post("/api/legal/trace", json={"unit_ids": ["no-colon"]}))
+    assert field == "unit_ids[0]" and problem.startswith("'no-colon' không phải là mã điều khoản")
+    assert refusal(client.post("/api/legal/ask", json={"question": "x" * 2001})) \
+        == ("question", "dài 2001 ký tự; giới hạn là 2000 ký tự")
 
 
 def test_http_coverage_and_unit_timeline(client: TestClient) -> None:
@@ -109,9 +122,17 @@ def test_mcp_tools_raise_tool_errors_with_reasons() -> None:
     async def call(name: str, args: dict[str, Any]) -> Any:
         return await server.call_tool(name, args)
 
-    with pytest.raises(ToolError, match="did you mean 12/2016/NĐ-MAU"):
-        anyio.run(call, "legal_consolidate", {"doc_id": "12/2017/NĐ-MAU"})
-    with pytest.raises(ToolError, match="as_of: '2024-13-01' is not a date"):
+    with pytest.raises(ToolError) as caught:
+        anyio.run(call, "legal_consolidate", {"doc_id": "12/2016/ND-MAUX"})
+    assert str(caught.value) == (
+        "Error executing tool legal_consolidate: doc_id: không có văn bản '12/2016/ND-MAUX' "
+        "trong đồ thị (đã nạp 1 văn bản); có phải ý bạn là 12/2016/NĐ-MAU?")
+    with pytest.raises(ToolError) as caught:
         anyio.run(call, "legal_unit", {"unit_id": "12/2016/NĐ-MAU:D3.K2", "as_of": "2024-13-01"})
+    assert str(caught.value) == (
+        "Error executing tool legal_unit: as_of: '2024-13-01' không phải là ngày hợp lệ (dạng "
+        "YYYY-MM-DD hoặc dd/mm/yyyy)")
+    with pytest.raises(ToolError, match=r"legal_unit: unit_id: 'D3' không phải là mã điều "):
+        anyio.run(call, "legal_unit", {"unit_id": "D3"})
     result = anyio.run(call, "legal_coverage", {})
     assert "88/2019/NĐ-MAU" in str(result)

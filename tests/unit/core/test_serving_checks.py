@@ -20,29 +20,60 @@ from hopgraph._service import (
     check_range,
     check_text,
     check_texts,
+    schema_problem,
     suggest,
 )
 from hopgraph.core.errors import ConfigError
 
 
 @pytest.mark.parametrize(("call", "field", "words"), [
-    (lambda: check_question("   "), "question", "is empty"),
-    (lambda: check_question("x" * 2001), "question", "limit is 2000"),
-    (lambda: check_question("?!"), "question", "no word"),
-    (lambda: check_question("bad \udcff byte"), "question", "not valid UTF-8"),
-    (lambda: check_date("2024-13-01"), "as_of", "not a date"),
-    (lambda: check_date(20240101), "as_of", "must be a date string"),
-    (lambda: check_range(0, "k", 1, K_MAX), "k", "between 1 and 100"),
-    (lambda: check_range(True, "k", 1, K_MAX), "k", "integer"),
-    (lambda: check_text("a\x00b", "doc_id"), "doc_id", "not valid UTF-8"),
-    (lambda: check_texts(["ok", 3], "doc_ids"), "doc_ids[1]", "must be a string"),
-    (lambda: check_texts([], "unit_ids", required=True), "unit_ids", "at least one"),
+    (lambda: check_question("   "), "question", "để trống"),
+    (lambda: check_question("x" * 2001), "question", "dài 2001 ký tự; giới hạn là 2000 ký tự"),
+    (lambda: check_question("?!"), "question", "không có từ nào để tìm"),
+    (lambda: check_question("bad \udcff byte"), "question",
+     "không phải văn bản UTF-8 hợp lệ (byte 0xff ở ký tự thứ 5)"),
+    (lambda: check_date("2024-13-01"), "as_of",
+     "'2024-13-01' không phải là ngày hợp lệ (dạng YYYY-MM-DD hoặc dd/mm/yyyy)"),
+    (lambda: check_date(20240101), "as_of", "phải là chuỗi ngày (nhận được int)"),
+    (lambda: check_range(0, "k", 1, K_MAX), "k",
+     "phải nằm trong khoảng từ 1 đến 100 (nhận được 0)"),
+    (lambda: check_range(True, "k", 1, K_MAX), "k", "phải là số nguyên"),
+    (lambda: check_text("a\x00b", "doc_id"), "doc_id", "không phải văn bản UTF-8 hợp lệ"),
+    (lambda: check_texts(["ok", 3], "doc_ids"), "doc_ids[1]", "phải là chuỗi văn bản"),
+    (lambda: check_texts([], "unit_ids", required=True), "unit_ids", "cần ít nhất một giá trị"),
 ])
 def test_refusals_name_the_field_and_the_problem(call: Any, field: str, words: str) -> None:
     with pytest.raises(RequestError) as e:
         call()
     assert e.value.field == field and words in e.value.problem
     assert str(e.value).startswith(f"{field}: ")
+
+
+def test_schema_refusals_read_like_the_checks() -> None:
+    """What pydantic refuses before the checks run (HTTP bodies, MCP tool arguments) is said in
+    Vietnamese too; an error type without a wording keeps pydantic's message."""
+    from pydantic import BaseModel, Field, ValidationError
+
+    class Args(BaseModel):
+        question: str = Field(min_length=1, max_length=10)
+        k: int = Field(5, ge=1, le=100)
+        ids: list[str] = Field(default_factory=list, max_length=2)
+
+    def problems(data: dict[str, Any]) -> list[str]:
+        with pytest.raises(ValidationError) as e:
+            Args.model_validate(data)
+        return [f"{'.'.join(map(str, err['loc']))}: {schema_problem(err)}"
+                for err in e.value.errors()]
+
+    assert problems({"question": "", "k": 0}) == [
+        "question: để trống", "k: phải lớn hơn hoặc bằng 1 (nhận được 0)"]
+    assert problems({"question": "x" * 11, "k": "năm", "ids": ["a", "b", "c"]}) == [
+        "question: dài 11 ký tự; giới hạn là 10 ký tự",
+        "k: phải là số nguyên (nhận được 'năm')", "ids: có 3 giá trị; giới hạn là 2"]
+    assert problems({}) == ["question: là tham số bắt buộc"]
+    assert problems({"question": "x", "k": "9" * 100})[0].endswith("…)")  # the echo is cut
+    assert schema_problem({"type": "new_kind", "msg": "Value error, odd"}) == \
+        "không hợp lệ (Value error, odd)"
 
 
 def test_dates_in_both_forms_and_today_by_default() -> None:
