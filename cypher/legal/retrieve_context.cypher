@@ -61,19 +61,7 @@ CALL () {
     WHERE node.embedding IS NOT NULL
     RETURN node, vector.similarity.cosine(node.embedding, $vector) AS score
   }
-  OPTIONAL MATCH (d:LegalNode {id: node.doc_id}) WHERE d:Document
-  WITH node, score, d
-  // A unit whose start is unknown is no candidate before its amending document's issue date.
-  WHERE CASE WHEN coalesce(node.valid_from_unknown, false) AND node.valid_from IS NULL
-      THEN node.not_before IS NOT NULL AND node.not_before <= $as_of
-      ELSE node.valid_from IS NULL OR node.valid_from <= $as_of END
-    AND (d IS NULL OR d.issue_date IS NULL OR d.issue_date <= $as_of)
-    AND (NOT $has_filter OR (d IS NOT NULL
-      AND ($doc_ids = [''] OR d.id IN $doc_ids)
-      AND ($doc_types = [''] OR toLower(d.doc_type) IN $doc_types)
-      AND ($issuers = [''] OR toLower(d.issuer) IN $issuers)))
-  OPTIONAL MATCH (art:Article)-[:CONTAINS*1..3]->(node) WHERE $to_article
-  WITH coalesce(art, node) AS node, max(score) AS score
+  // include: _pool_filter
   WITH node, score ORDER BY score DESC, node.id LIMIT $candidates
   RETURN collect({id: node.id, score: score}) AS dense
 }
@@ -84,19 +72,7 @@ CALL () {
       YIELD node, score
     RETURN node, score
   }
-  OPTIONAL MATCH (d:LegalNode {id: node.doc_id}) WHERE d:Document
-  WITH node, score, d
-  // A unit whose start is unknown is no candidate before its amending document's issue date.
-  WHERE CASE WHEN coalesce(node.valid_from_unknown, false) AND node.valid_from IS NULL
-      THEN node.not_before IS NOT NULL AND node.not_before <= $as_of
-      ELSE node.valid_from IS NULL OR node.valid_from <= $as_of END
-    AND (d IS NULL OR d.issue_date IS NULL OR d.issue_date <= $as_of)
-    AND (NOT $has_filter OR (d IS NOT NULL
-      AND ($doc_ids = [''] OR d.id IN $doc_ids)
-      AND ($doc_types = [''] OR toLower(d.doc_type) IN $doc_types)
-      AND ($issuers = [''] OR toLower(d.issuer) IN $issuers)))
-  OPTIONAL MATCH (art:Article)-[:CONTAINS*1..3]->(node) WHERE $to_article
-  WITH coalesce(art, node) AS node, max(score) AS score
+  // include: _pool_filter
   WITH node, score ORDER BY score DESC, node.id LIMIT $candidates
   RETURN collect({id: node.id, score: score}) AS sparse
 }
