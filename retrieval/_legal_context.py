@@ -464,6 +464,18 @@ def _seed_note(unit: Mapping[str, Any], info: Mapping[str, Any], as_of: date, ap
     return "; ".join(parts)
 
 
+def version_verb(kinds: Sequence[str] | None) -> str:
+    """How a version's wording came about, for its citation: ``bổ sung`` when every edge its
+    amending document draws to the unit supplements it (an inserted wording), ``sửa đổi, bổ
+    sung`` when it both amends and supplements, ``sửa đổi`` otherwise (and when unknown)."""
+    seen = set(kinds or ())
+    if seen == {"SUPPLEMENTS"}:
+        return "bổ sung"
+    if "SUPPLEMENTS" in seen:
+        return "sửa đổi, bổ sung"
+    return "sửa đổi"
+
+
 def provenance_of(unit: Mapping[str, Any]) -> Provenance:
     """Document fields and position of a unit row (from ``expand_context``)."""
     doc = unit.get("doc") or {}
@@ -476,7 +488,8 @@ def provenance_of(unit: Mapping[str, Any]) -> Provenance:
     if unit.get("is_version"):
         amending = str(unit["id"]).split("@", 1)[-1]
         if "@" in str(unit["id"]) and amending not in citation:
-            citation += f" (nội dung sửa đổi theo {document_name(amending)})"
+            citation += f" (nội dung {version_verb(unit.get('version_kinds'))} theo " \
+                        f"{document_name(amending)})"
     return Provenance(
         doc_id=unit.get("doc_id") or doc.get("id") or "",
         number=doc.get("number"), doc_type=doc.get("doc_type"), title=doc.get("title"),

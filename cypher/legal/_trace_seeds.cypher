@@ -165,18 +165,26 @@ CALL (seeds) {
   WITH DISTINCT uid WHERE uid IS NOT NULL
   MATCH (u:LegalNode {id: uid}) WHERE u:LegalUnit
   OPTIONAL MATCH (u)-[:VERSION_OF]->(vt:LegalUnit)
-  WITH u, coalesce(vt, u) AS anchor
+  // A version's change kinds: those of the edges its amending document's units draw to the
+  // unit it is a version of (only SUPPLEMENTS: an inserted wording, "bổ sung").
+  CALL (u, vt) {
+    OPTIONAL MATCH (src:LegalUnit)-[e:AMENDS|REPLACES|SUPPLEMENTS]->(vt)
+    WHERE vt IS NOT NULL AND src.doc_id = u.amended_by
+    RETURN apoc.coll.sort(collect(DISTINCT type(e))) AS version_kinds
+  }
+  WITH u, coalesce(vt, u) AS anchor, version_kinds
   OPTIONAL MATCH (d:LegalNode {id: u.doc_id}) WHERE d:Document
   OPTIONAL MATCH ap = (:Document)-[:CONTAINS*1..8]->(anchor)
-  WITH u, anchor, d, ap ORDER BY length(ap) DESC
-  WITH u, anchor, d, head(collect(ap)) AS ap
+  WITH u, anchor, version_kinds, d, ap ORDER BY length(ap) DESC
+  WITH u, anchor, version_kinds, d, head(collect(ap)) AS ap
   RETURN collect({
     id: u.id, doc_id: u.doc_id, level: u.level, number: u.number, path: u.path, label: u.label,
     heading: u.heading, text: u.text, valid_from: u.valid_from, valid_to: u.valid_to,
     valid_from_unknown: coalesce(u.valid_from_unknown, false) AND u.valid_from IS NULL,
     not_before: u.not_before, valid_to_unknown: coalesce(u.valid_to_unknown, false),
     inserted_after: u.inserted_after, parts_changed_from: u.parts_changed_from,
-    status: u.status, citation: u.citation, is_version: u:UnitVersion, anchor_id: anchor.id,
+    status: u.status, citation: u.citation, is_version: u:UnitVersion, version_kinds: version_kinds,
+    anchor_id: anchor.id,
     anchor_doc_id: anchor.doc_id,
     position: CASE WHEN ap IS NULL THEN [] ELSE
       [n IN tail(nodes(ap)) | {id: n.id, level: n.level, number: n.number, label: n.label, heading: n.heading}] END,

@@ -407,3 +407,15 @@ def test_the_clauses_of_a_new_article_wording_are_not_listed_again_beside_it() -
         "hồ sơ", k=1)
     assert [(i.node_id, i.applicable) for i in ctx.items] == [
         ("A:D7", False), ("A:D7@B", True)]
+
+
+@pytest.mark.parametrize(("kinds", "verb"), [
+    (["SUPPLEMENTS"], "bổ sung"), (["AMENDS", "SUPPLEMENTS"], "sửa đổi, bổ sung"),
+    (["AMENDS"], "sửa đổi"), (["REPLACES"], "sửa đổi"), (None, "sửa đổi")])
+def test_a_version_is_cited_with_how_its_wording_came(kinds: list[str] | None, verb: str) -> None:
+    """An inserted wording is "nội dung bổ sung theo …", not "sửa đổi" (the change kinds that
+    legal/_trace_seeds reads from the amending document's edges to the unit)."""
+    from hopgraph.retrieval._legal_context import provenance_of
+
+    unit = {**_unit("A:D5.K4a@B", "mới", valid_from=date(2015, 1, 1)), "version_kinds": kinds}
+    assert provenance_of(unit).citation.endswith(f"(nội dung {verb} theo văn bản số B)")
