@@ -536,6 +536,9 @@ class PartChange:
     shown: str | None
     marker: str
     anchor_text: str | None = None
+    # The unit shown is a later wording (a version) of the unit whose part this is: when the
+    # part's own original text is not in it, the part is the one its marker numbers there.
+    by_number: bool = False
 
 
 def consolidate_text(text: str, parts: Sequence[PartChange]) -> tuple[str, bool]:
@@ -573,6 +576,13 @@ def consolidate_text(text: str, parts: Sequence[PartChange]) -> tuple[str, bool]
                 # 100"): its wording is its own text, which the text does not hold yet
                 out = placed
                 continue
+            if p.by_number and (p.shown or p.kind == "REPEALS") and (placed := _replace_by_number(
+                    out, p.shown if p.kind == "VERSION_OF" and p.shown
+                    else f"{p.marker} (bãi bỏ)", p.marker)) is not None:
+                # an article re-worded by one law whose clause a later law re-words: the
+                # clause is the article's new one, not the original text of the clause
+                out = placed
+                continue
             complete = False
             continue
         new = p.shown if p.kind == "VERSION_OF" and p.shown else f"{p.marker} (bãi bỏ)"
@@ -607,6 +617,27 @@ def _place_by_number(text: str, new: str, marker: str) -> str | None:
         if k is not None and own is not None and k > own:
             return "\n".join([*lines[:i], new, *lines[i:]])
     return f"{text}\n{new}"
+
+
+def _replace_by_number(text: str, new: str, marker: str) -> str | None:
+    """``text`` with the one clause (``1.``) or point (``a)``) that ``marker`` numbers, from its
+    line up to the next line of its level or above, replaced by ``new``; None when the marker is
+    neither, or no line or more than one line of the text carries it."""
+    clause = _CLAUSE_MARK.match(marker) is not None
+    if not clause and _POINT_MARK.match(marker) is None:
+        return None
+    own = (_CLAUSE_MARK if clause else _POINT_MARK).match(marker)
+    assert own is not None
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if i > 0 and (
+        m := (_CLAUSE_MARK if clause else _POINT_MARK).match(line)) is not None
+        and m.groups() == own.groups()]
+    if len(starts) != 1:
+        return None
+    start = starts[0]
+    end = next((j for j in range(start + 1, len(lines)) if _CLAUSE_MARK.match(lines[j])
+                or (not clause and _POINT_MARK.match(lines[j]))), len(lines))
+    return "\n".join([*lines[:start], new, *lines[end:]])
 
 
 _LEVEL_WORD = {"D": "Điều", "K": "khoản", "C": "Chương", "M": "Mục", "P": "Phần", "PL": "Phụ lục"}

@@ -386,8 +386,11 @@ def _consolidated_seed(unit: Mapping[str, Any], info: Mapping[str, Any],
         name = orig.get("citation") or part["part_id"]
         number = str(orig.get("number") or "")
         marker = f"{number})" if orig.get("level") == "Point" else f"{number}."
+        # a version's part is numbered in the version's own wording (see PartChange.by_number)
+        by_number = bool(unit.get("is_version"))
         if part["kind"] == "REPEALS":
-            changes.append(PartChange("REPEALS", orig.get("text") or "", None, marker))
+            changes.append(PartChange("REPEALS", orig.get("text") or "", None, marker,
+                                      by_number=by_number))
             readings.append(f"{name} bị bãi bỏ")
             continue
         if shown is None:
@@ -404,7 +407,7 @@ def _consolidated_seed(unit: Mapping[str, Any], info: Mapping[str, Any],
             readings.append(f"{name} được bổ sung ({when})")
         else:
             changes.append(PartChange("VERSION_OF", orig.get("text") or "",
-                                      shown.get("text") or "", marker))
+                                      shown.get("text") or "", marker, by_number=by_number))
             readings.append(f"{name} theo nội dung mới ({provenance_of(shown).citation}, "
                             f"{when})")
     text, complete = consolidate_text(unit.get("text") or "", changes)

@@ -152,3 +152,42 @@ def test_replaced_annex_repealed_clause_phrase_edit_not_applied_and_new_title() 
     assert "thay thế bởi Khoản 6 Điều 1 Nghị định b" in units["a:PL1"].mark()
     assert "chưa cập nhật các văn bản: c" in out.render()
     assert "amend_instruction" not in out.render()
+
+
+VERSION_TEXT = ("Điều 14. Thu nhập chịu thuế từ chuyển nhượng bất động sản\n"
+                "1. Thu nhập chịu thuế được xác định là giá chuyển nhượng từng lần.\n"
+                "a) giá theo hợp đồng;\n"
+                "b) giá do cơ quan thuế ấn định.\n"
+                "2. Chính phủ quy định nguyên tắc, phương pháp xác định giá.\n"
+                "3. Thời điểm xác định thu nhập chịu thuế là thời điểm hợp đồng có hiệu lực.")
+
+
+def test_a_version_s_clause_is_replaced_by_its_number() -> None:
+    """An article re-worded by one law (a version) whose clause 1 a later law re-words: the
+    clause's original text (of the article as first enacted) is not in the version, so the
+    clause numbered 1 there, with its points, is what the new wording replaces."""
+    new = "1. Thu nhập chịu thuế được xác định là giá chuyển nhượng từng lần; trường hợp khác …"
+    enacted_k1 = "1. Thu nhập chịu thuế được xác định bằng giá bán trừ giá mua."
+    text, complete = consolidate_text(VERSION_TEXT, [
+        PartChange("VERSION_OF", enacted_k1, new, "1.", by_number=True)])
+    assert complete
+    assert text.split("\n") == [VERSION_TEXT.split("\n")[0], new, *VERSION_TEXT.split("\n")[4:]]
+    # without by_number (the seed is not a version) the part is not placed: not complete
+    assert consolidate_text(VERSION_TEXT, [PartChange("VERSION_OF", enacted_k1, new, "1.")]) \
+        == (VERSION_TEXT, False)
+
+
+def test_a_version_s_point_and_repeal_by_number() -> None:
+    text, complete = consolidate_text(VERSION_TEXT, [
+        PartChange("VERSION_OF", "a) giá cũ;", "a) giá mới;", "a)", by_number=True),
+        PartChange("REPEALS", "3. cũ", None, "3.", by_number=True)])
+    assert complete
+    assert "a) giá mới;\nb) giá do cơ quan thuế ấn định." in text
+    assert text.endswith("2. Chính phủ quy định nguyên tắc, phương pháp xác định giá.\n3. (bãi bỏ)")
+
+
+def test_a_number_the_version_lacks_or_repeats_is_not_guessed() -> None:
+    for text in (VERSION_TEXT, VERSION_TEXT + "\n2. Lặp lại số 2."):
+        marker = "4." if text == VERSION_TEXT else "2."
+        assert consolidate_text(text, [PartChange("VERSION_OF", "(không có)", f"{marker} mới", marker,
+                                                  by_number=True)]) == (text, False)
