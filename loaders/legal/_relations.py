@@ -249,6 +249,42 @@ def phrase_edits(masked: str, quotes: list[str]) -> list[str] | None:
     return None
 
 
+_BY_NEW = re.compile(r"\s*\b(?:bằng|thành)\s+(?:các\s+)?(?:cụm\s+)?(?:từ\s+(?:ngữ\s+)?)?“…”.*$",
+                     re.IGNORECASE | re.DOTALL)
+
+
+def carry_new_phrase(segments: list[tuple[str | None, str]], quoted: list[list[str]]
+                     ) -> tuple[list[tuple[str | None, str]], list[list[str]]]:
+    """``Thay thế cụm từ “A” tại khoản 2 Điều 3; khoản 1 Điều 22; khoản 5 Điều 24 bằng cụm từ
+    “B”``: the places run over several ``;`` segments and only the last one says what replaces
+    the phrase. Its ``bằng cụm từ “B”`` is moved to the substitution, which then has its pair
+    (A→B), and the segments after it are places that take that pair.
+
+    Only when the substitution segment has quotations and no ``bằng`` / ``thành`` of its own,
+    the segments up to the one with ``bằng “…”`` quote nothing else, and that one quotes nothing
+    before its ``bằng``; otherwise the segments are returned unchanged."""
+    out, out_q = list(segments), [list(q) for q in quoted]
+    for i, (action, seg) in enumerate(out):
+        if action != "TEXTUAL" or not out_q[i] or _BY_NEW.search(seg) \
+                or not re.search(r"\bthay\b", seg, re.IGNORECASE) \
+                or re.search(r"\b(?:bằng|thành)\b", seg, re.IGNORECASE):
+            continue
+        for j in range(i + 1, len(out)):
+            tail = _BY_NEW.search(out[j][1])
+            head_part = out[j][1][:tail.start()] if tail else out[j][1]
+            if "“…”" in head_part:
+                break  # a quotation of its own: another instruction, not places of this one
+            if tail is None:
+                continue
+            moved = tail.group(0).count("“…”")
+            out[i] = (action, out[i][1].rstrip(" ;,.") + " " + tail.group(0).strip())
+            out_q[i] = out_q[i] + out_q[j][len(out_q[j]) - moved:]
+            out[j] = ("PLACES", head_part.rstrip(" ;,."))
+            out_q[j] = out_q[j][:len(out_q[j]) - moved]
+            break
+    return out, out_q
+
+
 def _quotes(text: str) -> list[str]:
     return [m.group(0)[1:-1].strip() for m in _QUOTED.finditer(text)]
 
@@ -445,6 +481,7 @@ class _Extractor:
         else:
             segments = self._segments(split_actions(masked), None)
             quoted = _segment_quotes(masked, _quotes(head), [s for _, s in segments])
+            segments, quoted = carry_new_phrase(segments, quoted)
             base = next((a for a, _ in reversed(segments) if a is not None), None)
             # "Thay thế một số cụm từ như sau:" and dash-bulleted items below it
             bullets = [line.strip().lstrip("-–+•").strip() for line in

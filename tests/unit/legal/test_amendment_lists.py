@@ -87,3 +87,20 @@ def test_unquoted_instructions_under_an_amended_clause(tmp_path: Path) -> None:
     assert _apply(edits, "1. Quy hoạch thủy lợi; Quy trình.") == "1.; Kế trình."
     # no amendment of the clauses without their new wording beside these
     assert not any(r.method == "amend_instruction" for r in doc.relations)
+
+
+def test_places_before_the_new_phrase_take_the_pair(tmp_path: Path) -> None:
+    """``Thay thế cụm từ “A” tại khoản 1 Điều 3; khoản 1 Điều 4; … bằng cụm từ “B”``: the
+    places run over several ``;`` items and the new phrase comes after the last one; every
+    place gets A→B (the first ones got no edit and kept the old phrase in force)."""
+    doc = _doc(tmp_path, "1. Thay thế cụm từ “an toàn” tại khoản 1 Điều 3; khoản 1 Điều 4; "
+                         "khoản 1, khoản 2 Điều 5 bằng cụm từ “an ninh”;\n"
+                         "2. Thay thế cụm từ “hợp lý” tại điểm a khoản 2 Điều 3; cụm từ "
+                         "“lãng phí” tại điểm b khoản 2 Điều 3 bằng cụm từ “tiết kiệm”.\n")
+    amends = _amends(doc)
+    for path in ("D3.K1", "D4.K1", "D5.K1", "D5.K2"):
+        assert amends[path] == ("textual_substitution", ["an toàn", "an ninh"]), path
+    # an item that quotes its own phrase is another substitution, not places of the first:
+    # it is left as it was read (no pair for "hợp lý", which says nothing replaces it)
+    assert amends["D3.K2.b"][1] == ["lãng phí", "tiết kiệm"]
+    assert amends["D3.K2.a"][1] is None
