@@ -3,6 +3,7 @@ bounded :class:`ContextItem` lists with roles, validity notes, paths and provena
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import date
@@ -294,12 +295,28 @@ def _unworded_change(info: Mapping[str, Any], as_of: date) -> str | None:
             f"chưa trích xuất được nội dung mới; nội dung dưới đây là nội dung trước khi sửa đổi")
 
 
+_PART_LINE = re.compile(r"^\s*(?:\d{1,3}[a-zđ]?\.|[a-zđ]\d?\))(?:\s|$)")
+
+
+def _name_lines(text: str | None) -> str:
+    """An article's name from its wording: the lines before its first clause or point, as one
+    line ('' for no text); a name that runs over two lines ("… phối hợp của\\ncác cơ quan …")
+    is joined."""
+    lines: list[str] = []
+    for line in (text or "").split("\n"):
+        if lines and _PART_LINE.match(line):
+            break
+        lines.append(line.strip())
+    return " ".join(x for x in lines if x)
+
+
 def _containing_article(unit: Mapping[str, Any]) -> ContextItem | None:
     for pos in reversed(unit.get("position") or []):
         if pos.get("level") == "Article" and pos.get("id"):
             doc = unit.get("doc") or {}
             label = pos.get("label") or f"Điều {pos.get('number')}"
-            text = f"{label}. {pos.get('heading') or ''}".strip(". ")
+            text = _name_lines(pos.get("current_text")) or \
+                f"{label}. {pos.get('heading') or ''}".strip(". ")
             prov_unit = {**unit, "id": pos["id"], "level": "Article", "number": pos.get("number"),
                          "citation": None, "path": None,
                          "position": [p for p in unit.get("position") or []

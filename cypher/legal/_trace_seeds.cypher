@@ -44,6 +44,11 @@ CALL (base) {
       WHEN 'REPLACES' THEN src.id
       WHEN 'SUPPLEMENTS' THEN coalesce(bv.id, v.id, tgt.id)
       ELSE null END AS successor_id
+  // A containing unit given a new name, new opening words or a phrase edit only (its version's
+  // scope) keeps this unit's wording: unless the amending document wrote this unit a version of
+  // its own, the change does not reach it ("Sửa đổi tên Điều 33" leaves điểm a khoản 3 in force).
+  WHERE NOT (anc <> base AND length(p) = 1 AND type(lr) = 'AMENDS' AND bv IS NULL
+    AND v IS NOT NULL AND coalesce(v.scope, '') IN ['title', 'lead', 'head', 'phrase'])
   RETURN collect({
     scope: CASE WHEN anc = base THEN 'self' ELSE 'ancestor' END,
     textual: type(lr) = 'AMENDS' AND coalesce(bv.id, v.id) IS NULL,
@@ -187,7 +192,13 @@ CALL (seeds) {
     anchor_id: anchor.id,
     anchor_doc_id: anchor.doc_id,
     position: CASE WHEN ap IS NULL THEN [] ELSE
-      [n IN tail(nodes(ap)) | {id: n.id, level: n.level, number: n.number, label: n.label, heading: n.heading}] END,
+      [n IN tail(nodes(ap)) | {id: n.id, level: n.level, number: n.number, label: n.label, heading: n.heading,
+        // an article's wording in force at the date when a version gives it one (its name may
+        // be new: "Sửa đổi tên Điều 33")
+        current_text: CASE WHEN n.level = 'Article' THEN reduce(best = null, tv IN
+          [(n)<-[:VERSION_OF]-(tv:UnitVersion) WHERE tv.valid_from IS NOT NULL AND tv.valid_from <= $as_of
+            AND (tv.valid_to IS NULL OR tv.valid_to > $as_of) | tv]
+          | CASE WHEN best IS NULL OR tv.valid_from > best.valid_from THEN tv ELSE best END).text END}] END,
     doc: CASE WHEN d IS NULL THEN null ELSE {id: d.id, number: d.number, doc_type: d.doc_type,
       title: d.title, issuer: d.issuer, issue_date: d.issue_date, effective_date: d.effective_date,
       expiry_date: d.expiry_date, status: d.status} END

@@ -91,3 +91,39 @@ def test_a_re_worded_article_is_served_with_its_later_clause(runner: Neo4jRunner
     before = retriever.trace(["11/2010/QH12:D2@21/2014/QH13"], as_of=date(2024, 7, 31)).items[0]
     assert before.applicable and before.text.split("\n")[1] == (
         "1. Thu nhập chịu thuế được xác định là giá chuyển nhượng từng lần.")
+
+
+TITLE = """QUỐC HỘI
+Luật số: 41/2024/QH15
+Hà Nội, ngày 01 tháng 3 năm 2024
+LUẬT
+SỬA ĐỔI TÊN ĐIỀU CỦA LUẬT THUẾ THỬ NGHIỆM
+Điều 1. Sửa đổi, bổ sung một số điều của Luật Thuế thử nghiệm số 11/2010/QH12
+1. Sửa đổi, bổ sung tên Điều 2 như sau:
+“Điều 2. Thu nhập chịu thuế từ chuyển nhượng
+nhà ở và đất”
+Điều 2. Hiệu lực thi hành
+Luật này có hiệu lực thi hành từ ngày 01 tháng 8 năm 2024.
+"""
+
+
+def test_a_new_article_name_leaves_its_points_in_force(runner: Neo4jRunner,
+                                                       tmp_path: Path) -> None:
+    """"Sửa đổi tên Điều 2" gives the article a new name and keeps its clauses and points: a
+    point under it stays in force, not "không còn áp dụng … được sửa đổi bởi" the name change,
+    and the article it stands in is shown by its name at the date (a name that runs over two
+    lines joined)."""
+    for name, text in (("base.txt", BASE), ("title.txt", TITLE)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert not load_legal(runner, None, [tmp_path / "base.txt", tmp_path / "title.txt"]).skipped
+    retriever = LegalRetriever(runner, HashEmbedder())
+    after = retriever.trace(["11/2010/QH12:D2.K1.a"], as_of=date(2024, 9, 1)).items
+    point = after[0]
+    assert point.node_id == "11/2010/QH12:D2.K1.a" and point.applicable
+    assert "được sửa đổi" not in point.validity_note
+    article = next(it for it in after if it.role == "provenance")
+    assert article.text == "Điều 2. Thu nhập chịu thuế từ chuyển nhượng nhà ở và đất"
+    before = retriever.trace(["11/2010/QH12:D2.K1.a"], as_of=date(2024, 7, 31)).items
+    assert before[0].applicable
+    assert next(it for it in before if it.role == "provenance").text == (
+        "Điều 2. Thu nhập chịu thuế từ chuyển nhượng nhà")
