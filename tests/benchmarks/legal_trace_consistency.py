@@ -6,8 +6,10 @@ document). For every clause and point with no sub-unit of every document a vn-am
 texts amend, at the day after the document's last change and at a fixed later day, this compares
 the wording ``consolidate`` shows with the applicable items ``trace`` serves for the unit: equal
 (one applicable item holds the same words), different, or no applicable item. Units
-``consolidate`` shows as repealed or not shown are left out. Neither reader is the gold: a
-difference is where one of them is wrong (the record lists them).
+``consolidate`` shows as repealed or not shown are left out, and units of a document that is not
+in force at the date (``consolidate``'s note: replaced, repealed, not yet in force) are counted
+apart: there ``trace`` must serve none. Neither reader is the gold: a difference is where one of
+them is wrong (the record lists them).
 
     python -m tests.benchmarks.legal_trace_consistency --tier core
 
@@ -66,6 +68,9 @@ def compare(runner: Neo4jRunner) -> dict[str, Any]:
                 counts["document not consolidated"] += 1
                 examples["not consolidated"].append({"doc": row["doc"], "error": str(e)[:200]})
                 continue
+            # "văn bản đã bị thay thế / bãi bỏ bởi …" (or not yet in force): a document-level note
+            ended = any(n.startswith(("văn bản đã bị", "văn bản chưa có hiệu lực"))
+                        for n in doc.notes)
             ids = [u.id for u in doc.units]
             leaves = [u for u in doc.units if u.shown and u.state != "repealed"
                       and u.level in ("Clause", "Point")
@@ -81,7 +86,15 @@ def compare(runner: Neo4jRunner) -> dict[str, Any]:
                     case = {"doc": row["doc"], "as_of": day.isoformat(), "unit": u.id,
                             "state": u.state, "consolidated": _flat(u.text)[:200]}
                     items = served.get(u.id, [])
-                    if not items:
+                    if ended:
+                        # consolidate says the whole document no longer applies; trace must
+                        # serve none of its wordings as applicable
+                        key = "document ended: " + ("none applicable (agree)" if not items
+                                                    else "served applicable (differ)")
+                        counts[key] += 1
+                        if items:
+                            examples["document ended, served applicable"].append(case)
+                    elif not items:
                         counts["no applicable item"] += 1
                         examples["no applicable item"].append(case)
                     elif any(_flat(it.text) == _flat(u.text) for it in items):
@@ -114,7 +127,8 @@ def main() -> None:
     (RESULTS / f"{args.out}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False),
                                               encoding="utf-8")
     c = result["counts"]
-    total = sum(v for k, v in c.items() if k != "document not consolidated")
+    total = sum(v for k, v in c.items()
+                if k != "document not consolidated" and not k.startswith("document ended"))
     md = ["# Trace against consolidate: the wording in force, read two ways", "",
           *record_header(f"python -m tests.benchmarks.legal_trace_consistency --tier {args.tier}",
                          rev, load_line(load0, machine_load()),
@@ -127,9 +141,13 @@ def main() -> None:
     for key in ("equal", "different", "no applicable item"):
         md.append(f"| {key} | {c.get(key, 0)} | {c.get(key, 0) / total:.4f} |" if total
                   else f"| {key} | 0 | – |")
-    md += ["", f"Documents `consolidate` refused (not loaded, named by title only): "
+    md += ["", f"Units of documents not in force at the date (`consolidate` notes the document "
+           f"replaced, repealed or not yet in force; left out of the table): "
+           f"{c.get('document ended: none applicable (agree)', 0)} with no applicable item in "
+           f"`trace` too, {c.get('document ended: served applicable (differ)', 0)} served "
+           f"applicable by `trace`. Documents `consolidate` refused: "
            f"{c.get('document not consolidated', 0)}.", ""]
-    for key in ("different", "no applicable item"):
+    for key in ("different", "no applicable item", "document ended, served applicable"):
         cases = result["examples"].get(key, [])
         if cases:
             md += [f"## {key} ({len(cases)})", ""]
