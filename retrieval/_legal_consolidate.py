@@ -624,14 +624,13 @@ def _replace_by_number(text: str, new: str, marker: str) -> str | None:
     line up to the next line of its level or above, replaced by ``new``; None when the marker is
     neither, or no line or more than one line of the text carries it."""
     clause = _CLAUSE_MARK.match(marker) is not None
-    if not clause and _POINT_MARK.match(marker) is None:
+    mark = _CLAUSE_MARK if clause else _POINT_MARK
+    own = mark.match(marker)
+    if own is None:
         return None
-    own = (_CLAUSE_MARK if clause else _POINT_MARK).match(marker)
-    assert own is not None
     lines = text.split("\n")
     starts = [i for i, line in enumerate(lines) if i > 0 and (
-        m := (_CLAUSE_MARK if clause else _POINT_MARK).match(line)) is not None
-        and m.groups() == own.groups()]
+        m := mark.match(line)) is not None and m.groups() == own.groups()]
     if len(starts) != 1:
         return None
     start = starts[0]

@@ -3,14 +3,19 @@ bounded :class:`ContextItem` lists with roles, validity notes, paths and provena
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from typing import Any
 
 from hopgraph.core.citations import document_name
-from hopgraph.retrieval._legal_consolidate import PartChange, consolidate_text, unknown_date_note
+from hopgraph.retrieval._legal_consolidate import (
+    _CLAUSE_MARK,
+    _POINT_MARK,
+    PartChange,
+    consolidate_text,
+    unknown_date_note,
+)
 from hopgraph.retrieval._legal_types import (
     Candidate,
     ChainStep,
@@ -295,16 +300,13 @@ def _unworded_change(info: Mapping[str, Any], as_of: date) -> str | None:
             f"chưa trích xuất được nội dung mới; nội dung dưới đây là nội dung trước khi sửa đổi")
 
 
-_PART_LINE = re.compile(r"^\s*(?:\d{1,3}[a-zđ]?\.|[a-zđ]\d?\))(?:\s|$)")
-
-
 def _name_lines(text: str | None) -> str:
     """An article's name from its wording: the lines before its first clause or point, as one
     line ('' for no text); a name that runs over two lines ("… phối hợp của\\ncác cơ quan …")
     is joined."""
     lines: list[str] = []
     for line in (text or "").split("\n"):
-        if lines and _PART_LINE.match(line):
+        if lines and (_CLAUSE_MARK.match(line) or _POINT_MARK.match(line)):
             break
         lines.append(line.strip())
     return " ".join(x for x in lines if x)

@@ -1,4 +1,5 @@
-"""Shared fixtures for retrieval tests: a hashing embedder and a small amendment graph builder.
+"""Shared fixtures for retrieval tests: a hashing embedder, a small amendment graph builder, and
+a loader of written legal texts.
 
 The graph follows the legal graph contract (``graph_models/_legal.py``): Documents, units with
 ``LegalUnit`` + level label, CONTAINS, AMENDS/REPLACES/SUPPLEMENTS/REPEALS/REFERS_TO, UnitVersion
@@ -9,11 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import neo4j
+
+from hopgraph.loaders.legal import LoadReport, load_legal
 
 DIM = 384
 
@@ -116,3 +120,16 @@ def amendment_chain(depth: int, *, base_doc: str = "1/2010/QH12",
         edges.append({"rel": "AMENDS", "src": instr, "dst": target, "effective_date": eff,
                       "evidence": f"Sửa đổi khoản 2 Điều 5 (lần {i})"})
     return docs, units, edges, dates
+
+
+def load_texts(runner: Any, folder: Path, texts: Mapping[str, str]) -> LoadReport:
+    """Write each text to ``folder / name`` and load them in that order, without vectors;
+    nothing may be skipped."""
+    paths = []
+    for name, text in texts.items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    report = load_legal(runner, None, paths)
+    assert not report.skipped, report.skipped
+    return report

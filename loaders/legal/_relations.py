@@ -265,7 +265,7 @@ def carry_new_phrase(segments: list[tuple[str | None, str]], quoted: list[list[s
     before its ``bằng``; otherwise the segments are returned unchanged."""
     out, out_q = list(segments), [list(q) for q in quoted]
     for i, (action, seg) in enumerate(out):
-        if action != "TEXTUAL" or not out_q[i] or _BY_NEW.search(seg) \
+        if action != "TEXTUAL" or not out_q[i] \
                 or not re.search(r"\bthay\b", seg, re.IGNORECASE) \
                 or re.search(r"\b(?:bằng|thành)\b", seg, re.IGNORECASE):
             continue

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from hopgraph.db import Neo4jRunner
-from hopgraph.loaders.legal import LoadReport, load_legal
 from hopgraph.retrieval import consolidate, diff_consolidated
+from tests.retrieval_fixtures import load_texts
 
 pytestmark = pytest.mark.integration
 
@@ -94,19 +94,8 @@ Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2019.
 """
 
 
-def _load(runner: Neo4jRunner, tmp_path: Path, texts: dict[str, str]) -> LoadReport:
-    paths = []
-    for name, text in texts.items():
-        path = tmp_path / name
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    report = load_legal(runner, None, paths)
-    assert not report.skipped, report.skipped
-    return report
-
-
 def test_amendments_are_applied_unit_for_unit(runner: Neo4jRunner, tmp_path: Path) -> None:
-    report = _load(runner, tmp_path, {"base.txt": BASE, "amending.txt": AMENDING,
+    report = load_texts(runner, tmp_path, {"base.txt": BASE, "amending.txt": AMENDING,
                                       "mover.txt": MOVER})
     # 7. an instruction naming a clause its law lacks is reported
     missing = [str(w) for w in report.warnings if "10/2015/QH13:D1.K9" in str(w)]
@@ -149,7 +138,7 @@ def test_amendments_are_applied_unit_for_unit(runner: Neo4jRunner, tmp_path: Pat
 def test_a_title_never_resolves_to_a_later_law(runner: Neo4jRunner, tmp_path: Path) -> None:
     # 1. the 2018 law names "Luật Đê điều thử nghiệm" by title; the only loaded law of that title
     # was enacted in 2022: it is not the one amended
-    _load(runner, tmp_path, {"later.txt": LATER_SAME_TITLE, "amender.txt": TITLE_ONLY_AMENDER})
+    load_texts(runner, tmp_path, {"later.txt": LATER_SAME_TITLE, "amender.txt": TITLE_ONLY_AMENDER})
     doc = consolidate(runner, "50/2022/QH15", date(2024, 1, 1))
     units = {u.id.split(":")[1]: u for u in doc.units}
     assert units["D1.K2"].state == "original"
@@ -193,7 +182,7 @@ def test_an_insertion_the_base_copy_already_has_takes_the_inserted_wording(
         runner: Neo4jRunner, tmp_path: Path, order: tuple[str, str]) -> None:
     texts = {"copy.txt": COPY_WITH_INSERTION, "inserter.txt": INSERTER}
     for name in order:  # two loads, in either order: the same wording
-        _load(runner, tmp_path, {name: texts[name]})
+        load_texts(runner, tmp_path, {name: texts[name]})
     units = {u.id.split(":")[1]: u for u in consolidate(runner, "11/2015/QH13",
                                                         date(2021, 1, 1)).units if u.shown}
     assert units["D2a"].text == "Điều 2a. Quy hoạch bến"
@@ -218,7 +207,7 @@ def test_a_partial_repeal_by_content_flags_the_unit_and_keeps_it(
         runner: Neo4jRunner, tmp_path: Path) -> None:
     # 5. "Bãi bỏ các quy định liên quan đến … tại khoản 1 Điều 1": the clause and its points stay
     # in force, with a note that part of it was repealed and that the part cannot be computed
-    _load(runner, tmp_path, {"base.txt": BASE, "partial.txt": PARTIAL_REPEALER})
+    load_texts(runner, tmp_path, {"base.txt": BASE, "partial.txt": PARTIAL_REPEALER})
     units = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2015/QH13",
                                                         date(2021, 1, 1)).units}
     assert units["D1.K1"].shown and units["D1.K1"].state != "repealed"
@@ -248,7 +237,7 @@ def test_a_wording_dated_before_its_unit_starts_is_reported(
         runner: Neo4jRunner, tmp_path: Path) -> None:
     # 2. an inverted interval: the new wording starts (01/07/2015) before the law it amends
     # takes effect (01/01/2016); the load says so in one line naming the file
-    report = _load(runner, tmp_path, {"base.txt": BASE, "early.txt": EARLY_AMENDER})
+    report = load_texts(runner, tmp_path, {"base.txt": BASE, "early.txt": EARLY_AMENDER})
     lines = [str(w) for w in report.warnings if "interval would be inverted" in str(w)]
     assert lines and "early.txt" in lines[0] and "10/2015/QH13:D1.K2" in lines[0]
     assert "01/07/2015" in lines[0] and "01/01/2016" in lines[0]
@@ -271,7 +260,7 @@ Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2020.
 
 def test_a_renumbering_is_said_not_skipped(runner: Neo4jRunner, tmp_path: Path) -> None:
     # 1. a renumbering is recorded; this text does not move the unit, and says so
-    _load(runner, tmp_path, {"base.txt": BASE, "renumber.txt": RENUMBERER})
+    load_texts(runner, tmp_path, {"base.txt": BASE, "renumber.txt": RENUMBERER})
     units = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2015/QH13",
                                                         date(2021, 1, 1)).units}
     assert "được đánh số lại bởi" in units["D2.K3"].mark()

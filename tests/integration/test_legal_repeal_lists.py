@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from hopgraph.db import Neo4jRunner
-from hopgraph.loaders.legal import load_legal
+from tests.retrieval_fixtures import load_texts
 
 pytestmark = pytest.mark.integration
 
@@ -71,13 +71,7 @@ SỬA ĐỔI LUẬT KIỂM ĐỊNH THỬ NGHIỆM
 
 
 def _load(runner: Neo4jRunner, tmp_path: Path) -> None:
-    paths = []
-    for name, text in (("base.txt", BASE), ("first.txt", FIRST), ("second.txt", SECOND)):
-        path = tmp_path / name
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    report = load_legal(runner, None, paths)
-    assert not report.skipped, report.skipped
+    load_texts(runner, tmp_path, {"base.txt": BASE, "first.txt": FIRST, "second.txt": SECOND})
 
 
 def _unit(runner: Neo4jRunner, uid: str) -> dict[str, object]:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from hopgraph.db import Neo4jRunner
-from hopgraph.loaders.legal import load_legal
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig
+from tests.retrieval_fixtures import load_texts
 
 pytestmark = pytest.mark.integration
 
@@ -60,13 +60,7 @@ OLD_POINT = "Tiền thuế theo thông báo"
 
 
 def _load(runner: Neo4jRunner, tmp_path: Path) -> None:
-    paths = []
-    for name, text in (("base.txt", BASE), ("amending.txt", AMENDING)):
-        path = tmp_path / name
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    report = load_legal(runner, None, paths)
-    assert not report.skipped, report.skipped
+    load_texts(runner, tmp_path, {"base.txt": BASE, "amending.txt": AMENDING})
 
 
 class _NoEmbedder:

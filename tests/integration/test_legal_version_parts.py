@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from hopgraph.db import Neo4jRunner
-from hopgraph.loaders.legal import load_legal
 from hopgraph.retrieval import LegalRetriever, consolidate
-from tests.retrieval_fixtures import HashEmbedder
+from tests.retrieval_fixtures import HashEmbedder, load_texts
 
 pytestmark = pytest.mark.integration
 
@@ -65,11 +64,7 @@ Luật này có hiệu lực thi hành từ ngày 01 tháng 8 năm 2024.
 
 def test_a_re_worded_article_is_served_with_its_later_clause(runner: Neo4jRunner,
                                                              tmp_path: Path) -> None:
-    paths = []
-    for name, text in (("base.txt", BASE), ("whole.txt", WHOLE), ("clause.txt", CLAUSE)):
-        (tmp_path / name).write_text(text, encoding="utf-8")
-        paths.append(tmp_path / name)
-    assert not load_legal(runner, None, paths).skipped
+    load_texts(runner, tmp_path, {"base.txt": BASE, "whole.txt": WHOLE, "clause.txt": CLAUSE})
     retriever = LegalRetriever(runner, HashEmbedder())
     day = date(2024, 9, 1)
     ctx = retriever.trace(["11/2010/QH12:D2@21/2014/QH13"], as_of=day)
@@ -113,9 +108,7 @@ def test_a_new_article_name_leaves_its_points_in_force(runner: Neo4jRunner,
     point under it stays in force, not "không còn áp dụng … được sửa đổi bởi" the name change,
     and the article it stands in is shown by its name at the date (a name that runs over two
     lines joined)."""
-    for name, text in (("base.txt", BASE), ("title.txt", TITLE)):
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    assert not load_legal(runner, None, [tmp_path / "base.txt", tmp_path / "title.txt"]).skipped
+    load_texts(runner, tmp_path, {"base.txt": BASE, "title.txt": TITLE})
     retriever = LegalRetriever(runner, HashEmbedder())
     after = retriever.trace(["11/2010/QH12:D2.K1.a"], as_of=date(2024, 9, 1)).items
     point = after[0]
