@@ -52,7 +52,11 @@ CALL (base) {
   RETURN collect({
     scope: CASE WHEN anc = base THEN 'self' ELSE 'ancestor' END,
     textual: type(lr) = 'AMENDS' AND coalesce(bv.id, v.id) IS NULL,
-    versioned: coalesce(bv.id, v.id) IS NOT NULL,
+    // A unit the inserting document itself wrote inside the unit it inserts (khoản 2 of an
+    // inserted Điều 7a) is that insertion's wording: the container's new version dates it, it does
+    // not supersede it.
+    versioned: coalesce(bv.id, v.id) IS NOT NULL AND NOT (anc <> base AND type(lr) = 'SUPPLEMENTS'
+      AND bv IS NULL AND base.supplemented_by = src.doc_id),
     phrase: lr.edits IS NOT NULL,
     anchor_id: anc.id,
     kind: type(lr),
