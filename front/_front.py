@@ -78,7 +78,8 @@ def embedder_from_settings(settings: Settings, role: EmbedderRole) -> Embedder:
     emb: EmbedderSettings = settings.embedder
     model = emb.legal_model if role == "legal" else emb.english_model
     return build_embedder(model, emb.cache_dir, onnx_dir=emb.onnx_dir or settings.runtime.home / "onnx",
-                          endpoint=emb.endpoint, threads=emb.threads, precision=emb.precision)
+                          endpoint=emb.endpoint, threads=emb.threads, precision=emb.precision,
+                          e5_bulk=emb.e5_bulk, bulk_threads=emb.bulk_threads)
 
 
 def _port(given: Any, kind: Literal["embedder", "chat"]) -> Any:
