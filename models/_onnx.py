@@ -27,7 +27,8 @@ import os
 import re
 import tempfile
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,37 @@ _PROBES = (
     "and it is caused by mutations in FBN1, the gene for fibrillin-1.",
 )
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+
+
+
+@contextmanager
+def written_then_renamed(target: Path) -> Iterator[str]:
+    """A temporary path beside ``target`` to write into; renamed onto ``target`` when the block
+    ends without an error, removed otherwise: a reader never sees a half-written file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".part", dir=target.parent)
+    os.close(fd)
+    try:
+        yield tmp
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def quantise_quietly(source: Path, target: str, **options: Any) -> None:
+    """ONNX Runtime's ``quantize_dynamic`` of ``source`` into ``target`` with int8 weights
+    (``options`` passed on); the quantiser logs advice on the root logger at every call, which is
+    silenced while it runs."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)
+    try:
+        quantize_dynamic(str(source), target, weight_type=QuantType.QInt8, **options)
+    finally:
+        root.setLevel(level)
 
 
 def onnx_available() -> str | None:
@@ -113,52 +145,28 @@ def _export(st_model: Any, target: Path) -> None:
 
     enc = st_model.tokenizer(["an export probe"], return_tensors="pt")
     args = tuple(enc.get(n, torch.zeros_like(enc["input_ids"])) for n in _INPUTS)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".part", dir=target.parent)
-    os.close(fd)
-    try:
-        # The tracer warns about Python control flow on shapes that it records as constants of
-        # the probe; none of it changes the graph's result (checked on probes after export).
-        with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            torch.onnx.export(
-                _Pooled(transformer).eval(), args, tmp, input_names=list(_INPUTS),
-                output_names=["embedding"], opset_version=17, dynamo=False,
-                dynamic_axes={**{n: {0: "batch", 1: "seq"} for n in _INPUTS},
-                              "embedding": {0: "batch"}},
-            )
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    # The tracer warns about Python control flow on shapes that it records as constants of the
+    # probe; none of it changes the graph's result (checked on probes after export).
+    with written_then_renamed(target) as tmp, torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            _Pooled(transformer).eval(), args, tmp, input_names=list(_INPUTS),
+            output_names=["embedding"], opset_version=17, dynamo=False,
+            dynamic_axes={**{n: {0: "batch", 1: "seq"} for n in _INPUTS},
+                          "embedding": {0: "batch"}},
+        )
 
 
 def _quantise(source: Path, target: Path) -> None:
     """int8 weights by ONNX Runtime's dynamic quantiser; written then renamed, like the export."""
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    # The projections only (MatMul; the embedding table stays fp32), signed int8 weights per
+    # output channel in 7 bits: the u8s8 kernels of AVX2 without VNNI saturate on 8 bits.
+    # Probe cosine 0.9795 against 0.9765 with 8 bits and 0.9778 with every op quantised.
+    with written_then_renamed(target) as tmp:
+        quantise_quietly(source, tmp, per_channel=True, reduce_range=True,
+                         op_types_to_quantize=["MatMul"])
 
-    fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".part", dir=target.parent)
-    os.close(fd)
-    try:
-        # The projections only (MatMul; the embedding table stays fp32), signed int8 weights per
-        # output channel in 7 bits: the u8s8 kernels of AVX2 without VNNI saturate on 8 bits.
-        # Probe cosine 0.9795 against 0.9765 with 8 bits and 0.9778 with every op quantised.
-        # The quantiser logs advice on the root logger at every call: silenced while it runs.
-        root = logging.getLogger()
-        level = root.level
-        root.setLevel(logging.ERROR)
-        try:
-            quantize_dynamic(str(source), tmp, weight_type=QuantType.QInt8, per_channel=True,
-                             reduce_range=True, op_types_to_quantize=["MatMul"])
-        finally:
-            root.setLevel(level)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def _min_cosine(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> float:
+def min_cosine(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> float:
     return float(np.min(np.sum(a * b, axis=1)))
 
 
@@ -220,7 +228,7 @@ class OnnxSentenceEncoder:
                                                show_progress_bar=False), dtype=np.float32)
         got = self.encode(_PROBES)  # padded batch
         one = self.encode(_PROBES[:1])  # single text
-        cos = min(_min_cosine(reference, got), float(one[0] @ reference[0]))
+        cos = min(min_cosine(reference, got), float(one[0] @ reference[0]))
         if cos < MIN_PROBE_COSINE:
             raise EmbeddingError(f"ONNX graph {self.path} differs from torch (cosine {cos:.6f})")
         self.probe_cosine = cos
@@ -240,7 +248,7 @@ class OnnxSentenceEncoder:
             log.warning("int8 embedding model unavailable (%s); embedding in fp32", e)
             return
         fp32_session, self._session = self._session, session
-        self.int8_cosine = cos = _min_cosine(fp32, self.encode(_PROBES))
+        self.int8_cosine = cos = min_cosine(fp32, self.encode(_PROBES))
         if cos < MIN_INT8_COSINE:
             self._session = fp32_session
             log.warning("int8 embedding model %s differs from fp32 (probe cosine %.4f < %.2f); "
