@@ -20,6 +20,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import date
 from itertools import pairwise
 from typing import Any
@@ -159,6 +160,9 @@ class LegalRetriever:
         cfg = config or self.config
         if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_K:
             raise RetrievalError(f"k must be an integer between 1 and {MAX_K}, got {k!r}")
+        if k > cfg.candidates:
+            # k seeds need at least k candidates from each index and after fusion
+            cfg = replace(cfg, candidates=k)
         prepared = prepare_question(question)
         day = parse_as_of(as_of, self._today())
         flt = parse_filters(filters)

@@ -20,7 +20,12 @@ Granularity = Literal["unit", "article"]
 
 DEFAULT_K = 10
 DEFAULT_LAMBDA = 0.5
-DEFAULT_CANDIDATES = 50
+# Candidates per index before fusion, and after it. 20 since 2026-11-29 (50 before): the same run
+# of ALQAC (article granularity, the benchmark's 30 against 20) gave equal Hit@1/Hit@5/MRR on
+# train_2023 and train_102023; the temporal benchmark with unit vectors (vn-amend-dev minor, 215
+# questions) equal top-5, top-1 0.938 against 0.948 (one unit, asked at two dates, fell to rank 2);
+# on a 10k-unit graph the query's server CPU fell by about a quarter (issue 26 item 4).
+DEFAULT_CANDIDATES = 20
 # Re-rank bonus per share of a heading's syllable bigrams the question repeats; tuned on ALQAC
 # train_2023 only (tests/benchmarks/results/legal_retrieval_alqac.md).
 DEFAULT_HEADING_WEIGHT = 0.3

@@ -59,7 +59,7 @@ REFS_PER_CLAUSE = 0.3
 BATCH = 5_000
 QUERIES = 100
 # What full retrieval is timed with: unit granularity, the body-phrase bonus on.
-MEASURED = RetrievalConfig(candidates=50, body_weight=DEFAULT_BODY_WEIGHT)
+MEASURED = RetrievalConfig(body_weight=DEFAULT_BODY_WEIGHT)
 
 
 class VectorEmbedder:
@@ -257,6 +257,7 @@ def generate(sink: CypherSink | CsvSink, n_units: int, seed: int = 7) -> dict[st
 
 
 CPU_ROUNDS = 12
+CPU_WARM = 8  # passes over every kind before counting
 CPU_BLOCK = 30
 
 
@@ -272,7 +273,7 @@ CPU_VARIANTS = {
     "default (body bonus off at unit level)": replace(MEASURED, body_weight=None),
     "no tracing": replace(MEASURED, propagate=False),
     "flat hybrid (no re-rank, no tracing)": replace(MEASURED, rerank=False, propagate=False),
-    "default at 20 candidates": RetrievalConfig(candidates=20),
+    "default at 50 candidates (the default before 2026-11-29)": RetrievalConfig(candidates=50),
 }
 # The index reads alone, in the same blocks: what the seed search cannot go below.
 RAW_READS = {
@@ -318,8 +319,10 @@ def measure_server_cpu(runner: Neo4jRunner, retriever: LegalRetriever, emb: Vect
 
     # A whole block of every kind before counting: plans cached and the server's JIT warm (on
     # a fresh server a vector top-10 falls from ~23 to ~5 ms of server CPU over the first few
-    # hundred queries, so counting from the first ones understates every ratio).
-    for _ in range(3):
+    # hundred queries, so counting from the first ones understates every ratio). Three passes
+    # were too few: on 2026-11-29 a vector top-10 still fell from ~11 to ~5 ms over the first
+    # counted rounds after them at 10k units.
+    for _ in range(CPU_WARM):
         vector_block()
         for cfg in CPU_VARIANTS.values():
             variant_block(cfg)

@@ -221,6 +221,18 @@ def test_article_granularity_reads_more_vector_hits() -> None:
     assert (search["candidates"], search["dense_pool"]) == (30, 60)
 
 
+def test_k_above_the_candidate_count_reads_k_candidates() -> None:
+    """k seeds cannot come from fewer candidates: a k above the configured count raises the
+    count for that call (the default count is below the largest k)."""
+    runner = _runner(_answers())
+    retriever = LegalRetriever(runner, HashEmbedder())
+    retriever.retrieve("mức hưởng", k=3)
+    assert runner.calls[-1][1]["candidates"] == RetrievalConfig().candidates == 20
+    retriever.retrieve("mức hưởng", k=35)
+    assert (runner.calls[-1][1]["candidates"], runner.calls[-1][1]["dense_pool"]) == (35, 35)
+    assert retriever.config.candidates == 20  # the retriever's own config is unchanged
+
+
 def test_bounds_cut_items_and_report_truncation() -> None:
     runner = _runner(_answers())
     retriever = LegalRetriever(runner, HashEmbedder(), config=RetrievalConfig(max_items=1))
