@@ -4,7 +4,9 @@ or wait for each other? (issue 25 item 4)
 One local Neo4j with the shipped sample regulations; the two servers started as a user starts them
 (``--no-llm``: retrieval only, as the MCP tools). The workload is legal retrieval (k=5 at
 2024-06-01) of the samples' 12 questions, each asked once before the clock starts (the servers'
-question vectors cached, plans warm). Every client is its own process (as separate programs
+question vectors cached, plans warm) and ``WARM_PASSES`` untimed loaded passes per surface before
+any timed phase (Neo4j's JIT warm: its CPU per retrieval falls about 3x over the first thousand).
+Every client is its own process (as separate programs
 are), connected (MCP: initialised and tools listed, as a host does on connecting) and past one
 untimed call before a barrier starts them all: the client library's one-time work in a fresh
 process (the MCP client imports jsonschema and compiles the tool's output-schema validator on its
@@ -190,6 +192,9 @@ def _wait(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     raise SystemExit(f"server did not start: {log.read_text(encoding='utf-8')[-1500:]}")
 
 
+WARM_PASSES = 3  # untimed loaded passes per surface (the last one's figures are reported)
+
+
 def _summary(idle: dict[str, Any], loaded: dict[str, Any]) -> dict[str, Any]:
     ratio = loaded["throughput_rps"] / idle["throughput_rps"] if idle["throughput_rps"] else 0.0
     p95 = loaded["p95_ms"] / idle["p95_ms"] if idle["p95_ms"] and loaded["p95_ms"] else None
@@ -241,11 +246,23 @@ def main() -> None:
         assert neo4j_pid is not None
         n = args.requests
         phases: dict[str, dict[str, Any]] = {}
-        for surface, url, server in (("http", base, procs[0]), ("mcp", mcp_url, procs[1])):
+        surfaces = (("http", base, procs[0]), ("mcp", mcp_url, procs[1]))
+        warm: dict[str, dict[str, Any]] = {}
+        for surface, url, server in surfaces:
             watched = {"server": server.pid, "neo4j": neo4j_pid}
-            # warm: every question once (the server's question vectors cached, plans compiled)
+            # warm: every question once (the server's question vectors cached, plans compiled),
+            # then untimed loaded passes: Neo4j's C2 compiler keeps compiling for about a
+            # thousand retrievals after start (measured 2026-11-29 with per-thread CPU: half of
+            # Neo4j's CPU per request was the C2 thread for the first ~700, then Neo4j's CPU per
+            # request fell from 33 to 11 ms), which would make whichever phase comes first look
+            # slow and take a core from the other phases
             _run(surface, url, questions, 1, len(questions), watched)
-            phases[surface] = {"idle": _run(surface, url, questions, 1, n, watched),
+            for _ in range(WARM_PASSES):
+                warm[surface] = _run(surface, url, questions, args.clients, n, watched)
+        for surface, url, server in surfaces:
+            watched = {"server": server.pid, "neo4j": neo4j_pid}
+            phases[surface] = {"warm_up_loaded_pass": warm[surface],
+                               "idle": _run(surface, url, questions, 1, n, watched),
                                "loaded": _run(surface, url, questions, args.clients, n, watched)}
     load_end = os.getloadavg()[0]
     report = {
