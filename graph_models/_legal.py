@@ -104,9 +104,11 @@ class LegalUnit(LegalNode):
     valid_to = DateProperty()
     status = StringProperty()
     citation = StringProperty()
-    supplemented_by = StringProperty()  # id of the amending document that inserted this unit
+    # id of the amending document that inserted this unit (indexed: re-loading or removing that
+    # document finds what it wrote, and a load's derive scope, without reading every unit)
+    supplemented_by = StringProperty(index=True)
     inserted_after = StringProperty()  # id of the unit this inserted unit follows
-    amended_by = StringProperty()  # UnitVersion only: id of the amending document
+    amended_by = StringProperty(index=True)  # UnitVersion only: id of the amending document
     source_line = IntegerProperty()  # line of the unit's marker in the source file
     valid_from_unknown = BooleanProperty()  # version / inserted unit: no start date stated
     not_before = DateProperty()  # version / inserted unit: its amending document's issue date

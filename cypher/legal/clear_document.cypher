@@ -11,8 +11,16 @@ CALL () {
     OR (u.supplemented_by IS NOT NULL AND u.text IS NULL AND NOT u:UnitVersion
         AND EXISTS { (u)<-[:VERSION_OF]-(:UnitVersion) })
   WITH docs, collect(u) AS own
-  OPTIONAL MATCH (w:LegalUnit) WHERE w.amended_by = $doc_id OR w.supplemented_by = $doc_id
-  WITH docs, own, collect(w) AS written
+  // versions and inserted units it wrote into other documents (two indexed reads, not one OR)
+  CALL () {
+    OPTIONAL MATCH (w:LegalUnit {amended_by: $doc_id})
+    RETURN collect(w) AS versions
+  }
+  CALL () {
+    OPTIONAL MATCH (w:LegalUnit {supplemented_by: $doc_id})
+    RETURN collect(w) AS inserted
+  }
+  WITH docs, own, apoc.coll.toSet(versions + inserted) AS written
   RETURN docs + own + written AS owned
 }
 // The edges it wrote: containment belongs to the child's writer (a derived one, to both ends),

@@ -8,7 +8,11 @@ CALL () {
   RETURN id AS doc
   UNION
   // (2) the documents they write new wordings or inserted units into
-  MATCH (w:LegalUnit) WHERE w.amended_by IN $doc_ids OR w.supplemented_by IN $doc_ids
+  // (two branches, not one OR: each reads its own index)
+  MATCH (w:LegalUnit) WHERE w.amended_by IN $doc_ids
+  RETURN w.doc_id AS doc
+  UNION
+  MATCH (w:LegalUnit) WHERE w.supplemented_by IN $doc_ids
   RETURN w.doc_id AS doc
   UNION
   // (3) the documents their units, or they themselves, amend, supplement, repeal or replace
