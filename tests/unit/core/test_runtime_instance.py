@@ -75,8 +75,12 @@ def stand_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> LocalInstance:
 
 
 def _refusing_connect(seen: list[int], error: BaseException) -> Any:
+    # servers other tests of the session started (a shared Neo4j) are registered too
+    before = set(_runtime._CHILDREN)
+
     def connect(uri: str, user: str, password: str | None) -> Any:
-        seen.extend(_runtime._CHILDREN)  # the server start() launched is registered by now
+        # the server start() launched is registered by now
+        seen.extend(pid for pid in _runtime._CHILDREN if pid not in before)
         raise error
     return connect
 
