@@ -74,11 +74,31 @@ def _legal(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:
         with _step(f"pháp luật: câu hỏi mẫu {q['id']} (tại ngày {day})"):
             answer = qa.ask(q["question"], as_of=q.get("as_of"), use_llm=chat is not None)
             click.echo(f"   Hỏi: {mark_fictional(q['question'])}")
-            for line in answer.text.splitlines()[:ANSWER_LINES]:
+            for line in answer_head(answer.text, ANSWER_LINES):
                 click.echo(f"   | {mark_fictional(line)}")
             for line in answer_footer(answer):
                 click.echo(f"   {line}")
             click.echo(f"   Đáp án mong đợi: {mark_fictional(q['answer'])}")
+
+
+def answer_head(text: str, max_lines: int) -> list[str]:
+    """The answer's first lines, cut between evidence items ("- …" and the lines under it) at
+    ``max_lines`` or before, never inside one (the first item is shown whole however long): a
+    citation is never shown without its wording. A last line says how many items were left out."""
+    lines = text.splitlines()
+    if len(lines) <= max_lines:
+        return lines
+    starts = [i for i, line in enumerate(lines) if line.startswith("- ")]
+    if not starts:
+        return lines[:max_lines]
+    # the end of the last item that fits whole; the first item whole when none does
+    ends = [*starts[1:], len(lines)]
+    cut = max((end for end in ends if end <= max_lines), default=ends[0])
+    left = sum(1 for i in starts if i >= cut)
+    head = lines[:cut]
+    if left:
+        head.append(f"(… và {left} căn cứ khác: xem đầy đủ bằng `hopgraph ask`)")
+    return head
 
 
 def _biomed(runner: Neo4jRunner, settings: Settings, with_llm: bool) -> None:

@@ -427,10 +427,20 @@ def _consolidated_seed(unit: Mapping[str, Any], info: Mapping[str, Any],
         else:
             changes.append(PartChange("VERSION_OF", orig.get("text") or "",
                                       shown.get("text") or "", marker, by_number=by_number))
-            readings.append(f"{name} theo nội dung mới ({provenance_of(shown).citation}, "
-                            f"{when})")
+            readings.append(f"{name} {_new_wording(shown)}, {when}")
     text, complete = consolidate_text(unit.get("text") or "", changes)
     return text, complete, "; ".join(readings), (unknown, not_before)
+
+
+def _new_wording(shown: Mapping[str, Any]) -> str:
+    """How a part's shown wording came to be, after the part's own name: "theo nội dung được sửa
+    đổi bởi Nghị định số …" for a version (its amending document named once), else "theo nội
+    dung mới (<its citation>)"."""
+    node_id = str(shown.get("id") or "")
+    if shown.get("is_version") and "@" in node_id:
+        return (f"theo nội dung được {version_verb(shown.get('version_kinds'))} bởi "
+                f"{document_name(node_id.split('@', 1)[1])}")
+    return f"theo nội dung mới ({provenance_of(shown).citation})"
 
 
 def _seed_note(unit: Mapping[str, Any], info: Mapping[str, Any], as_of: date, applicable: bool,

@@ -418,7 +418,8 @@ class LegalQA:
             chain = "; ".join(s.describe() for s in it.path
                               if s.relation not in ("CONTAINS", "VERSION_OF")
                               and s.source_id != it.node_id)
-            if chain:
+            # said once: not again when the validity note above already says every step
+            if chain and chain not in it.validity_note:
                 lines.append(f"  Chuỗi hiệu lực: {chain}")
             claims.append(Claim(quote, [it.node_id], "extracted", 1.0))
         return Answer(

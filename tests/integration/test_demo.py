@@ -48,6 +48,11 @@ def test_demo_loads_all_three_samples_and_answers_from_the_graph(
             "hiệu lực, từ 01/07/2031.") in q03
     # the legal part speaks Vietnamese: no English frame line, every sample marked
     legal = out[:out.index("y sinh:")]
+    # every evidence line shown is followed by its wording (a cut answer ends between items)
+    lines = legal.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("   | - "):
+            assert lines[i + 1].startswith('   |   "'), (line, lines[i + 1])
     for english in ("retrieval_only", "route", "expected:", "fictional sample", "Q: "):
         assert english not in legal, english
     # Biomed: the two-hop question is answered from the sample graph, not guessed.

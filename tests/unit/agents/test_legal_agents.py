@@ -116,6 +116,20 @@ def test_retrieval_only_answer_lists_applicable_units_with_citations() -> None:
     assert answer.to_dict()["citations"][0]["node_id"] == NEW.node_id
 
 
+def test_retrieval_only_answer_says_a_validity_chain_once() -> None:
+    # NEW's note does not name its chain: the chain gets its own line; a note that already says
+    # the chain's step word for word is not followed by the same words again
+    text = LegalQA(retriever=FakeRetriever(), today=TODAY).ask(
+        "Mức thanh toán khi khám trái tuyến?", as_of="2024-06-01").text
+    chain = NEW.path[0].describe()
+    assert text.count(chain) == 1 and f"Chuỗi hiệu lực: {chain}" in text
+    said = item(NEW.node_id, NEW.text, role="successor", seed_id=NEW.seed_id, path=NEW.path,
+                note=f"đang có hiệu lực tại ngày 01/06/2024; {chain}")
+    text = LegalQA(retriever=FakeRetriever([said]), today=TODAY).ask(
+        "Mức thanh toán khi khám trái tuyến?", as_of="2024-06-01").text
+    assert text.count(chain) == 1 and "Chuỗi hiệu lực" not in text
+
+
 def test_llm_answer_is_audited_and_cites_only_evidence() -> None:
     chat = FakeChat([_draft(
         ("Khám trái tuyến tại bệnh viện tuyến trung ương được thanh toán 70% chi phí điều trị "

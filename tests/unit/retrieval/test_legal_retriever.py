@@ -354,6 +354,10 @@ def test_a_point_inside_a_clause_with_a_new_wording_is_not_applied_twice() -> No
     assert "b) Giấy phép;" in first.text and "a) Tờ khai;" not in first.text
     assert "2. Nộp một bộ." in first.text
     assert [i.node_id for i in ctx.items if i.role == "successor"] == ["A:D7.K1@B"]
+    # the part's new wording is said once, with its amending document, not its whole citation
+    assert "A:D7.K1 theo nội dung được sửa đổi bởi văn bản số B, có hiệu lực từ 05/06/2018" \
+        in first.validity_note
+    assert first.validity_note.count("A:D7.K1") == 1  # its point a is inside it: not read again
 
 
 def test_a_new_article_wording_holds_the_clause_wordings_written_with_it() -> None:
