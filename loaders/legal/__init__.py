@@ -118,7 +118,9 @@ Contract additions (on top of ``graph_models/_legal.py``; nothing existing was r
 - Relation methods: amend_instruction, supplement_instruction, repeal_instruction,
   textual_substitution, phrase_removal, annex_replacement, document_replacement, document_repeal,
   expiry_on_effect, repeal_statement, replacement_statement, phrase_addition, text_addition,
-  renumbering,
+  renumbering, sub_unit_instruction (an instruction aimed at a part numbered with decimals,
+  ``Sửa đổi, bổ sung Điểm 2.1 Khoản 2 Điều 2``, kept as text of its clause: the clause is
+  marked amended without a new wording; a repeal of such a part is a ``partial_repeal``),
   absolute_reference, relative_reference, range_reference, external_reference,
   document_reference, legal_basis, detailing_statement, guidance_annotation, codification_source,
   codification_note.

@@ -48,6 +48,7 @@ from hopgraph.loaders.legal._model import (
     SCOPED,
     NewUnit,
     ParsedDocument,
+    Problem,
     Relation,
     Unit,
     Unresolved,
@@ -150,6 +151,11 @@ _TEXTUAL_START = re.compile(
     re.IGNORECASE,
 )
 _PHRASE_ITEM = re.compile(r"^(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ(?:\s+ngữ)?\s*[“\"]", re.IGNORECASE)
+# "Điểm 2.1 Khoản 2 Điều 2", "Tiết a Điểm 1.2 …", "tiết 1.2.1": sub-units numbered with decimals
+# (the procedures of Bảo hiểm xã hội Việt Nam), which the parser keeps as text of their clause
+_DECIMAL_PART = re.compile(
+    r"(?<![\wÀ-ỹ])(?:tiết\s+[a-zđ]\d?\s+(?:của\s+|tại\s+)?)?(?:tiết|điểm)\s+\d{1,3}(?:\.\d{1,3})+"
+    r"(?![\d])", re.IGNORECASE)
 _ANNEX_TARGET = re.compile(r"(?<![\wÀ-ỹ])Phụ\s+lục\s+(?:số\s+)?([IVXLC]+|\d{1,2})(?![\wÀ-ỹ])",
                            re.IGNORECASE)
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|‘[^’]*’")
@@ -606,6 +612,11 @@ class _Extractor:
                     self.add(Relation(source, f"{target_doc}:{path}", "AMENDS",
                                       "text_addition", head[:500], effective))
                 continue
+            decimal = _DECIMAL_PART.search(target_part)
+            if decimal is not None and targets:
+                self._sub_unit_change(unit, source, target_doc, targets, decimal.group(0),
+                                      action, head, effective)
+                continue
             for path in targets:
                 target_id = f"{target_doc}:{path}"
                 method = {"AMENDS": "amend_instruction", "SUPPLEMENTS": "supplement_instruction",
@@ -631,6 +642,24 @@ class _Extractor:
                     fragments.extend(frag.children)
                 self._new_units(frag, target_doc, path, action, effective, anchor_path, scope)
         return True
+
+    def _sub_unit_change(self, unit: Unit, source: str, target_doc: str, targets: list[str],
+                         named: str, action: str, head: str, effective: date | None) -> None:
+        """An instruction aimed at a sub-unit numbered with decimals (``Sửa đổi, bổ sung Điểm
+        2.1 Khoản 2 Điều 2 như sau: “2.1. …”``, ``Bổ sung Tiết đ Điểm 1.2 Khoản 1 Điều 3``,
+        ``Bãi bỏ Điểm 2.3 Khoản 2 Điều 5``), which the parser keeps as text of the unit that
+        holds it: that unit is marked changed from the instruction's date, without a new wording
+        (the quote is the sub-unit's wording, never the holder's), and never repealed whole."""
+        method = "partial_repeal" if action == "REPEALS" else "sub_unit_instruction"
+        for path in targets:
+            self.add(Relation(source, f"{target_doc}:{path}", "AMENDS", method, head[:500],
+                              effective))
+            self.doc.warnings.append(Problem(self.doc.meta.source_file, unit.line, (
+                f"{source} names {named} of {target_doc}:{path}, a part numbered with decimals "
+                f"that is kept as text of {path}: {path} is marked "
+                + ("partly repealed from the instruction's date (the part stays in its text)"
+                   if action == "REPEALS" else
+                   "amended from the instruction's date, without a new wording"))))
 
     def _named_part(self, unit: Unit, target_part: str, targets: list[str],
                     container: list[tuple[str, str]]) -> str | None:

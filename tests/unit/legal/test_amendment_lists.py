@@ -104,3 +104,22 @@ def test_places_before_the_new_phrase_take_the_pair(tmp_path: Path) -> None:
     # it is left as it was read (no pair for "hợp lý", which says nothing replaces it)
     assert amends["D3.K2.b"][1] == ["lãng phí", "tiết kiệm"]
     assert amends["D3.K2.a"][1] is None
+
+
+def test_a_part_numbered_with_decimals_marks_its_clause_and_a_list_keeps_whole_repeals(
+        tmp_path: Path) -> None:
+    # "Điểm 2.1 Khoản 2 Điều 3" (the numbering of BHXH procedures) is text of khoản 2: the
+    # clause is marked changed, the quote never becomes its wording, and in a repeal list the
+    # decimal item flags its clause while "Khoản 1 Điều 4" is still repealed whole
+    doc = _doc(tmp_path, "1. Sửa đổi, bổ sung Điểm 2.1 Khoản 2 Điều 3 như sau:\n"
+                         "“2.1. Tiết kiệm nước sạch.”\n"
+                         "2. Bổ sung Tiết đ Điểm 1.2 Khoản 1 Điều 5 như sau:\n“đ) Quy hoạch vùng.”\n"
+                         "3. Bãi bỏ: Điểm 2.3 Khoản 2 Điều 2; Khoản 1 Điều 4.\n")
+    assert _edges(doc) == {("AMENDS", "D3.K2"), ("AMENDS", "D5.K1"), ("AMENDS", "D2.K2"),
+                           ("REPEALS", "D4.K1")}
+    methods = {k: m for k, (m, _) in _amends(doc).items()}
+    assert methods == {"D3.K2": "sub_unit_instruction", "D5.K1": "sub_unit_instruction",
+                       "D2.K2": "partial_repeal"}
+    assert not doc.new_units
+    said = [w.message for w in doc.warnings if "numbered with decimals" in w.message]
+    assert len(said) == 3 and "Tiết đ Điểm 1.2 of 10/2010/QH12:D5.K1" in said[1]
