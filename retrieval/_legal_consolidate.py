@@ -420,6 +420,13 @@ def _consolidated_unit(r: Mapping[str, Any], depth: int, context: _Context | Non
                          "bãi bỏ không xác định được từ lệnh; nội dung dưới đây có thể còn phần "
                          "đã bị bãi bỏ")
             continue
+        if c.kind == "AMENDS" and c.method == "sub_unit_instruction" and _started(c, as_of):
+            # "Sửa đổi, bổ sung Điểm 2.1 Khoản 2 Điều 2": a part numbered with decimals, kept as
+            # text of this unit; the instruction says which part changed
+            notes.append(f"{c.describe()}: {c.evidence} — phần này được đánh số thập phân và "
+                         "nằm trong câu chữ của đơn vị, nội dung mới chưa được ghép vào: nội dung "
+                         "dưới đây có thể không còn áp dụng ở phần đó")
+            continue
         if c.kind == "AMENDS" and c.method not in (*_TEXTUAL_ALL, "renumbering",
                                                    "partial_repeal") \
                 and _started(c, as_of) \

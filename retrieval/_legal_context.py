@@ -296,6 +296,11 @@ def _unworded_change(info: Mapping[str, Any], as_of: date) -> str | None:
     step = next(_step(e["steps"][-1], as_of) for e in info.get("events") or []
                 if e.get("effective") == day and e.get("kind") == "AMENDS" and e.get("textual")
                 and not e.get("phrase") and e.get("steps"))
+    if step.method == "sub_unit_instruction" and step.evidence:
+        # a part numbered with decimals ("Điểm 2.1 Khoản 2 Điều 2"), kept as text of this unit
+        return (f"không áp dụng nguyên văn tại ngày {vn_date(as_of)}: {step.describe()} "
+                f"({step.evidence}), nhưng nội dung mới của phần đó chưa được ghép vào; nội dung "
+                f"dưới đây là nội dung trước khi sửa đổi")
     return (f"không áp dụng nguyên văn tại ngày {vn_date(as_of)}: {step.describe()}, nhưng "
             f"chưa trích xuất được nội dung mới; nội dung dưới đây là nội dung trước khi sửa đổi")
 

@@ -68,9 +68,11 @@ def test_a_decimal_part_changes_its_clause_without_becoming_its_wording(
     assert k2.shown and k2.state != "repealed"
     assert "2.2. Người tham gia" in k2.text and "doanh nghiệp" not in k2.text
     mark = k2.mark()
-    assert "chưa trích xuất được nội dung mới" in mark and "505/QĐ-BHXH" in mark
-    assert "một phần nội dung bị bãi bỏ" in mark
-    assert "chưa trích xuất được nội dung mới" in units["D2.K1"].mark()
+    # the note names the part the instruction changed
+    assert "Sửa đổi, bổ sung Điểm 2.1 Khoản 2 Điều 2" in mark and "505/QĐ-BHXH" in mark
+    assert "nội dung mới chưa được ghép vào" in mark
+    assert "một phần nội dung bị bãi bỏ" in mark and "Bãi bỏ Điểm 2.3" in mark
+    assert "Bổ sung Tiết đ Điểm 1.2" in units["D2.K1"].mark()
     assert "1.2. BHYT" in units["D2.K1"].text  # no new clause written over it
     # the control: a clause amended whole takes its new wording
     assert units["D1.K1"].text == "1. Quy trình này quy định việc thu và cấp sổ."
@@ -83,6 +85,7 @@ def test_a_decimal_part_changes_its_clause_without_becoming_its_wording(
     item = ctx.items[0]
     assert item.node_id == "595/QĐ-BHXH:D2.K2" and not item.applicable
     assert "không áp dụng nguyên văn" in item.validity_note
+    assert "(Sửa đổi, bổ sung Điểm 2.1 Khoản 2 Điều 2)" in item.validity_note
     early = LegalRetriever(runner, HashEmbedder()).trace(["595/QĐ-BHXH:D2.K2"],
                                                          as_of="2019-01-01").items[0]
     assert early.applicable
