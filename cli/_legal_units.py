@@ -27,7 +27,10 @@ def vn_day(value: Any) -> str:
 def render_unit(view: dict[str, Any]) -> str:
     """A unit view (``Service.legal_unit``) for a reader: the document, the badge at the date,
     the wording in force and every wording with its dates and what made it."""
-    lines = [mark_fictional(f"{view['label'] or ''} — {view['document']}".strip(" —")),
+    # the unit's citation names its article and document ("Khoản 2 Điều 3 Nghị định số …"); a
+    # bare label ("Khoản 2") would not say which article
+    head = view.get("citation") or f"{view['label'] or ''} — {view['document']}".strip(" —")
+    lines = [mark_fictional(head),
              f"Tại ngày {vn_day(view['as_of'])}: {view['badge']}"]
     if view.get("repeal"):
         rep = view["repeal"]

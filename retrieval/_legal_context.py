@@ -76,7 +76,8 @@ def assemble_context(
         info = by_seed.get(cand.id)
         unit = units.get(cand.id)
         if info is None or unit is None:
-            warnings.append(f"seed {cand.id} could not be read back")
+            warnings.append(f"không tìm thấy {cand.id} trong đồ thị (văn bản không có vị trí "
+                            f"này, hoặc chưa được nạp)")
             continue
         info = _without_own_parts(unit, info, units)
         applicable_id = info.get("applicable_id")
@@ -84,14 +85,14 @@ def assemble_context(
         decisive = info.get("decisive")
         if info.get("cycles"):
             warnings.append(
-                f"change chain of {info['base_id']} contains a cycle; "
-                f"{info['cycles']} cyclic path(s) ignored"
+                f"chuỗi thay đổi của {info['base_id']} có vòng lặp: bỏ qua {info['cycles']} "
+                f"đường vòng"
             )
         for e in events:
             if e.get("cut"):
                 warnings.append(
-                    f"change chain of {info['base_id']} is longer than {cfg.max_chain_depth} "
-                    f"steps; cut at {e['steps'][-1]['source_id']}"
+                    f"chuỗi thay đổi của {info['base_id']} dài hơn {cfg.max_chain_depth} bước: "
+                    f"dừng tại {e['steps'][-1]['source_id']}"
                 )
         seed_applicable = applicable_id == cand.id
         seed_note = _seed_note(unit, info, as_of, seed_applicable, units)

@@ -435,3 +435,12 @@ def test_a_version_is_cited_with_how_its_wording_came(kinds: list[str] | None, v
 
     unit = {**_unit("A:D5.K4a@B", "mới", valid_from=date(2015, 1, 1)), "version_kinds": kinds}
     assert provenance_of(unit).citation.endswith(f"(nội dung {verb} theo văn bản số B)")
+
+
+def test_a_traced_id_the_graph_lacks_is_said_in_vietnamese() -> None:
+    runner = _runner({"legal/expand_context": [{"seeds": [], "units": []}]})
+    ctx = LegalRetriever(runner, HashEmbedder(), today=lambda: date(2020, 1, 1)).trace(
+        ["A:D3.K9"])
+    assert ctx.items == [] and ctx.reason_if_empty is not None
+    assert ctx.warnings == ["không tìm thấy A:D3.K9 trong đồ thị (văn bản không có vị trí này, "
+                            "hoặc chưa được nạp)"]
