@@ -407,7 +407,12 @@ class LegalQA:
                 # The wording's start date is unknown: never stated as plainly in force.
                 status = ("có thể đang áp dụng" if it.applicable else "có thể không còn áp dụng"
                           ) + f", {it.uncertainty_note}"
-            lines.append(f"- {_cite(it)} ({status}; {it.validity_note}):")
+            # a note that opens with the unit's standing says it already ("không còn áp dụng
+            # tại ngày …"): not after "không áp dụng tại thời điểm này" again
+            said = not it.applicable and not it.uncertainty_note and it.validity_note.startswith(
+                ("không ", "chưa ", "bị ", "đã "))
+            standing = it.validity_note if said else f"{status}; {it.validity_note}"
+            lines.append(f"- {_cite(it)} ({standing}):")
             # A definitional question: quote the item that defines the term, wherever it sits
             # in a long definitions article, instead of the unit's opening lines.
             defining = definition_item(it.text, subject)

@@ -130,6 +130,18 @@ def test_retrieval_only_answer_says_a_validity_chain_once() -> None:
     assert text.count(chain) == 1 and "Chuỗi hiệu lực" not in text
 
 
+def test_retrieval_only_answer_says_a_units_standing_once() -> None:
+    # OLD's note opens with its standing ("đã được sửa đổi bởi …"): no "không áp dụng tại thời
+    # điểm này" before it; a note that does not open so keeps the status word
+    text = LegalQA(retriever=FakeRetriever(), today=TODAY).ask(
+        "Mức thanh toán khi khám trái tuyến?", as_of="2024-06-01").text
+    assert f"({OLD.validity_note}):" in text and "không áp dụng tại thời điểm này" not in text
+    other = item(OLD.node_id, OLD.text, applicable=False, note="nội dung ban hành ban đầu")
+    text = LegalQA(retriever=FakeRetriever([NEW, other]), today=TODAY).ask(
+        "Mức thanh toán khi khám trái tuyến?", as_of="2024-06-01").text
+    assert "(không áp dụng tại thời điểm này; nội dung ban hành ban đầu):" in text
+
+
 def test_llm_answer_is_audited_and_cites_only_evidence() -> None:
     chat = FakeChat([_draft(
         ("Khám trái tuyến tại bệnh viện tuyến trung ương được thanh toán 70% chi phí điều trị "
