@@ -15,7 +15,8 @@ the caller wrote it) and the problem, in Vietnamese like every line a reader see
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
 
 from hopgraph.core.errors import RetrievalError
 from hopgraph.core.vocabulary import fold, normalise_doc_number
@@ -79,6 +80,36 @@ class InputError(RetrievalError):
         super().__init__(f"{field}: {problem}")
         self.field = field
         self.problem = problem
+
+
+class InputErrors(InputError):
+    """Several inputs of one call refused at once, so that a caller corrects them in one go:
+    ``errors`` each with its field and problem; ``field`` names them all and the message reads
+    ``question: để trống; as_of: …``."""
+
+    def __init__(self, errors: Sequence[InputError]) -> None:
+        RetrievalError.__init__(self, "; ".join(str(e) for e in errors))
+        self.errors = list(errors)
+        self.field = ", ".join(e.field for e in errors)
+        self.problem = "; ".join(str(e) for e in errors)
+
+
+def checked(*checks: Callable[[], Any]) -> list[Any]:
+    """Each check's value, in order, every check run: one refusal raises that
+    :class:`InputError`, several one :class:`InputErrors` naming each field."""
+    values: list[Any] = []
+    errors: list[InputError] = []
+    for check in checks:
+        try:
+            values.append(check())
+        except InputError as e:
+            errors.append(e)
+            values.append(None)
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise InputErrors(errors)
+    return values
 
 
 def validate_text(value: object, field: str, *, max_chars: int = MAX_ID_CHARS) -> str:
@@ -171,5 +202,6 @@ def resolve_unit_id(value: object, loaded: Collection[str], field: str = "unit_i
     return f"{unit}@{resolve_document_id(amending, loaded, field)}" if at else unit
 
 
-__all__ = ["MAX_ID_CHARS", "MAX_QUESTION_CHARS", "InputError", "resolve_document_id",
-           "resolve_unit_id", "suggest_ids", "validate_question", "validate_text"]
+__all__ = ["MAX_ID_CHARS", "MAX_QUESTION_CHARS", "InputError", "InputErrors", "checked",
+           "resolve_document_id", "resolve_unit_id", "suggest_ids", "validate_question",
+           "validate_text"]

@@ -48,7 +48,7 @@ from hopgraph._service import (
     schema_problem,
 )
 from hopgraph.core.errors import DatabaseError, HopgraphError, LLMError
-from hopgraph.core.questions import MAX_QUESTION_CHARS
+from hopgraph.core.questions import MAX_QUESTION_CHARS, InputErrors
 
 if TYPE_CHECKING:
     from hopgraph._front import Hopgraph
@@ -131,6 +131,11 @@ def create_app(hg: "Hopgraph", *, use_llm: bool = True) -> Any:
 
     @app.exception_handler(RequestError)
     async def refused(_: Request, exc: RequestError) -> JSONResponse:
+        if isinstance(exc, InputErrors):  # several fields refused at once: each one listed
+            return JSONResponse({"error": {
+                "type": "invalid_request", "field": exc.field, "problem": exc.problem,
+                "errors": [{"field": e.field, "problem": e.problem} for e in exc.errors]}},
+                status_code=422)
         return error(422, "invalid_request", exc.field, exc.problem)
 
     @app.exception_handler(HopgraphError)

@@ -32,6 +32,7 @@ from hopgraph.core.questions import (
     MAX_QUESTION_CHARS,
     MAX_SUGGESTIONS,
     InputError,
+    checked,
     resolve_document_id,
     resolve_unit_id,
     suggest_ids,
@@ -388,13 +389,14 @@ class Service:
                        doc_types: object = None, issuers: object = None,
                        doc_ids: object = None) -> dict[str, Any]:
         """Legal evidence for a question at a date, filtered before fusion."""
-        q = check_question(question)
-        day = check_date(as_of)
-        kk = check_range(k, "k", K_MIN, K_MAX)
-        filters = {"doc_types": check_texts(doc_types, "doc_types"),
-                   "issuers": check_texts(issuers, "issuers"),
-                   "doc_ids": [self.catalogue.resolve(d, f"doc_ids[{i}]")
-                               for i, d in enumerate(check_texts(doc_ids, "doc_ids"))]}
+        # every argument checked, every refusal said at once
+        q, day, kk, types, issued, ids = checked(
+            lambda: check_question(question), lambda: check_date(as_of),
+            lambda: check_range(k, "k", K_MIN, K_MAX),
+            lambda: check_texts(doc_types, "doc_types"), lambda: check_texts(issuers, "issuers"),
+            lambda: [self.catalogue.resolve(d, f"doc_ids[{i}]")
+                     for i, d in enumerate(check_texts(doc_ids, "doc_ids"))])
+        filters = {"doc_types": types, "issuers": issued, "doc_ids": ids}
         ctx = self.hg.legal.retrieve(q, k=kk, as_of=day, filters=filters)
         return {**ctx.to_dict(), "filters": filters,
                 "evidence": [e.to_dict() for e in ctx.to_evidence()]}
@@ -415,8 +417,7 @@ class Service:
     def legal_ask(self, question: object, as_of: object = None,
                   use_llm: bool = True) -> dict[str, Any]:
         """An answer with numbered citations (retrieval-only without an LLM)."""
-        q = check_question(question)
-        day = check_date(as_of)
+        q, day = checked(lambda: check_question(question), lambda: check_date(as_of))
         answer = self.hg.legal.ask(q, as_of=day, use_llm=use_llm)
         data = answer.to_dict()
         data["citations"] = [{**c, "number": i + 1,
@@ -428,10 +429,10 @@ class Service:
     def legal_consolidate(self, doc_id: object, as_of: object = None, offset: object = 0,
                           limit: object = DEFAULT_PAGE_LIMIT) -> dict[str, Any]:
         """One page of a document's consolidated units at a date, with the total."""
-        doc = self.catalogue.resolve(doc_id)
-        day = check_date(as_of)
-        start = check_range(offset, "offset", 0, 1_000_000)
-        size = check_range(limit, "limit", 1, PAGE_LIMIT_MAX)
+        doc, day, start, size = checked(
+            lambda: self.catalogue.resolve(doc_id), lambda: check_date(as_of),
+            lambda: check_range(offset, "offset", 0, 1_000_000),
+            lambda: check_range(limit, "limit", 1, PAGE_LIMIT_MAX))
         cons = _consolidate(self.hg, doc, day)
         shown = cons.shown_units()
         page = shown[start:start + size]

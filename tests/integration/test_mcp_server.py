@@ -42,6 +42,9 @@ BAD_CALLS = {
                  "as_of: '2024-13-01' không phải là ngày hợp lệ"),
     "k out of range": ("legal_retrieve", {"question": "bảo hiểm", "k": 0},
                        "k: phải lớn hơn hoặc bằng 1 (nhận được 0)"),
+    # every argument checked: both refusals in one reply, so that one retry can fix both
+    "two bad arguments": ("legal_retrieve", {"question": "   ", "as_of": "2024-13-01"},
+                          "question: để trống; as_of: '2024-13-01' không phải là ngày hợp lệ"),
     "unknown document": ("legal_consolidate", {"doc_id": "12/2017/ND-MAU"},
                          "doc_id: không có văn bản '12/2017/ND-MAU' trong đồ thị"),
     "dates reversed": ("legal_diff", {"doc_id": "12/2016/NĐ-MAU", "date_from": "2024-01-01",

@@ -80,6 +80,10 @@ def test_http_api_answers_and_refuses_with_the_field(served: str) -> None:
         bad = c.post("/api/legal/ask", json={"question": "  ", "as_of": "2024-06-01"})
         assert bad.status_code == 422 and bad.json()["error"] == {
             "type": "invalid_request", "field": "question", "problem": "để trống"}
+        bad = c.post("/api/legal/ask", json={"question": "  ", "as_of": "31/02/2024"})
+        assert bad.status_code == 422 and [(e["field"], e["problem"][:20]) for e in bad.json()[
+            "error"]["errors"]] == [("question", "để trống"), ("as_of", "'31/02/2024' không p")]
+        assert bad.json()["error"]["field"] == "question, as_of"
         bad = c.get("/api/legal/consolidate", params={"doc_id": "12/2017/ND-MAU"})
         assert bad.status_code == 422 and "có phải ý bạn là 12/2016/NĐ-MAU" in bad.json()[
             "error"]["problem"]

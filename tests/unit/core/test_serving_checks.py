@@ -49,6 +49,22 @@ def test_refusals_name_the_field_and_the_problem(call: Any, field: str, words: s
     assert str(e.value).startswith(f"{field}: ")
 
 
+def test_every_check_runs_and_every_refusal_is_said() -> None:
+    from hopgraph.core.questions import InputErrors, checked
+
+    assert checked(lambda: check_question("bảo hiểm"), lambda: check_range(3, "k", 1, K_MAX)) \
+        == ["bảo hiểm", 3]
+    with pytest.raises(RequestError) as one:
+        checked(lambda: check_question("bảo hiểm"), lambda: check_range(0, "k", 1, K_MAX))
+    assert one.value.field == "k" and not isinstance(one.value, InputErrors)
+    with pytest.raises(InputErrors) as both:
+        checked(lambda: check_question(" "), lambda: check_date("2024-13-01"),
+                lambda: check_range(5, "k", 1, K_MAX))
+    assert [e.field for e in both.value.errors] == ["question", "as_of"]
+    assert both.value.field == "question, as_of"
+    assert str(both.value).startswith("question: để trống; as_of: '2024-13-01' không phải")
+
+
 def test_schema_refusals_read_like_the_checks() -> None:
     """What pydantic refuses before the checks run (HTTP bodies, MCP tool arguments) is said in
     Vietnamese too; an error type without a wording keeps pydantic's message."""
