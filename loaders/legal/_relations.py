@@ -617,6 +617,17 @@ class _Extractor:
                 self._sub_unit_change(unit, source, target_doc, targets, decimal.group(0),
                                       action, head, effective)
                 continue
+            whole = None if named_part is not None else self._quoted_holder(
+                action, targets, fragments, used_fragments)
+            if whole is not None:
+                # "Sửa đổi, bổ sung các điểm a, b và c khoản 3 Điều 12 như sau: “3. …⏎a) …”": the
+                # quote is the whole clause that holds the points named, its opening words too
+                # (they changed with them): the clause's new wording, its points in it
+                for place in (whole[0], *targets):
+                    self.add(Relation(source, f"{target_doc}:{place}", "AMENDS",
+                                      "amend_instruction", head[:500], effective))
+                self._new_units(whole[1], target_doc, whole[0], "AMENDS", effective, None)
+                continue
             for path in targets:
                 target_id = f"{target_doc}:{path}"
                 method = {"AMENDS": "amend_instruction", "SUPPLEMENTS": "supplement_instruction",
@@ -642,6 +653,25 @@ class _Extractor:
                     fragments.extend(frag.children)
                 self._new_units(frag, target_doc, path, action, effective, anchor_path, scope)
         return True
+
+    def _quoted_holder(self, action: str, targets: list[str], fragments: list[Unit],
+                       used: set[int]) -> tuple[str, Unit] | None:
+        """The unit that holds every target, with its quoted wording, when an amending
+        instruction names parts of a unit but quotes that unit whole (its one quote opens with
+        the holder's marker: ``“3. …”`` for points of khoản 3, ``“Điều 5. …”`` for clauses of
+        Điều 5); None otherwise. The quote is taken (``used``)."""
+        if action != "AMENDS" or not targets or len(fragments) != 1 or used:
+            return None
+        parents = {".".join(t.split(".")[:-1]) for t in targets}
+        parent = parents.pop() if len(parents) == 1 else ""
+        last = parent.split(".")[-1]
+        level = ("Article" if last[:1] == "D" else "Clause" if last[:1] == "K" else None) \
+            if last[1:2].isdigit() else None
+        frag = fragments[0]
+        if level is None or frag.level != level or frag.number != last[1:]:
+            return None
+        used.add(0)
+        return parent, frag
 
     def _sub_unit_change(self, unit: Unit, source: str, target_doc: str, targets: list[str],
                          named: str, action: str, head: str, effective: date | None) -> None:
