@@ -1246,9 +1246,14 @@ def _scope_of(target_part: str, path: str, targets: list[str], frag: Unit) -> st
 def _body_instructions(unit: Unit, text: str) -> list[str]:
     """The lines under an instruction that ends ``như sau:`` when they are instructions of
     their own, not quoted (``Thay thế cụm từ “A” thành “B”.``), else []."""
-    if not _HOW.search(text.split("\n")[0] + " "):
+    head = text.split("\n")[0].strip()
+    if not _HOW.search(head + " "):
         return []
-    lines = [x.strip() for x in (unit.own_text or "").split("\n")[1:] if x.strip()]
+    own = [x.strip() for x in (unit.own_text or "").split("\n") if x.strip()]
+    # the lines after the instruction's own line: under an article heading ("Điều 140. Sửa đổi,
+    # bổ sung Điều 4 của Luật …") the instruction is the second line, not a line of its body
+    start = next((i + 1 for i, x in enumerate(own) if x == head), 1)
+    lines = own[start:]
     if not lines or not all(_ACTION_START.match(x) for x in lines):
         return []
     return lines

@@ -123,3 +123,19 @@ def test_a_part_numbered_with_decimals_marks_its_clause_and_a_list_keeps_whole_r
     assert not doc.new_units
     said = [w.message for w in doc.warnings if "numbered with decimals" in w.message]
     assert len(said) == 3 and "Tiết đ Điểm 1.2 of 10/2010/QH12:D5.K1" in said[1]
+
+
+def test_an_instruction_under_an_article_heading_keeps_its_quote(tmp_path: Path) -> None:
+    # an omnibus law's article: heading, then the instruction on its own line, then the quote
+    # ("Điều 140. Sửa đổi, bổ sung Điều 4 của Luật …⏎Sửa đổi, bổ sung Điều 4 của Luật … như
+    # sau:⏎“Điều 4. …”"); the instruction line was read as a body line under itself, and the
+    # article amended without a wording
+    doc = _load(tmp_path, a=AMENDED, b=_amending(
+        "Điều 1. Sửa đổi, bổ sung Điều 4 của Luật Thủy lợi mẫu\n"
+        "Sửa đổi, bổ sung Điều 4 của Luật Thủy lợi mẫu số 10/2010/QH12 như sau:\n"
+        "“Điều 4. Chính sách mới\n1. Nhà nước đầu tư công.\n2. Khuyến khích mọi thành phần.”\n"
+        + EFFECT))["30/2015/QH13"]
+    assert _edges(doc) == {("AMENDS", "D4")}
+    worded = {n.id.split(":")[1]: n.text for n in doc.new_units}
+    assert worded["D4@30/2015/QH13"].startswith("Điều 4. Chính sách mới")
+    assert worded["D4.K1@30/2015/QH13"] == "1. Nhà nước đầu tư công."
