@@ -1,4 +1,4 @@
-// purpose: Write the whole wording of a version that gives a unit a new name or new opening words only (scope title/lead/head, from scope_text and the wording it changes), then apply phrase edits (AMENDS edges carrying edits [old, new, ...]: a phrase replaced, removed or added, in a unit and its sub-units or in every unit of a document) to the wording: each unit whose wording an edit changes gets a UnitVersion (derived 'phrase', scope 'phrase', id <unit>@<amending document>) whose text is the latest wording written in full that had started by the edit's date, with every phrase edit since then applied in date order (base_from: the start of that wording, null for the unit's own text). Versions derived before are taken out first, so the result depends only on the graph; each edit records how many units it changed (applied), 0 when its phrase was found nowhere. A place of a listed phrase repeal that nowhere holds the phrase gets a REPEALS edge (method listed_unit_repeal).
+// purpose: Give an article's whole new wording quoted without its name (body_text) the name of the article it changes; write the whole wording of a version that gives a unit a new name or new opening words only (scope title/lead/head, from scope_text and the wording it changes), then apply phrase edits (AMENDS edges carrying edits [old, new, ...]: a phrase replaced, removed or added, in a unit and its sub-units or in every unit of a document) to the wording: each unit whose wording an edit changes gets a UnitVersion (derived 'phrase', scope 'phrase', id <unit>@<amending document>) whose text is the latest wording written in full that had started by the edit's date, with every phrase edit since then applied in date order (base_from: the start of that wording, null for the unit's own text). Versions derived before are taken out first, so the result depends only on the graph; each edit records how many units it changed (applied), 0 when its phrase was found nowhere. A place of a listed phrase repeal that nowhere holds the phrase gets a REPEALS edge (method listed_unit_repeal).
 // mode: write
 // param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: count
@@ -6,6 +6,18 @@ CALL () {
   MATCH (old:UnitVersion) WHERE old.derived = 'phrase'
     AND ($doc_ids IS NULL OR old.doc_id IN $doc_ids)
   DETACH DELETE old
+}
+// An article's whole new wording quoted without its name ("Điều 49 được sửa đổi, bổ sung như
+// sau: “1. …⏎2. …”", body_text as written): the name of the article it changes (the first line
+// of its enacted wording, two when "Điều 49." stands alone) before the quoted clauses.
+CALL () {
+  MATCH (v:UnitVersion)-[:VERSION_OF]->(u:LegalNode)
+  WHERE v.body_text IS NOT NULL AND ($doc_ids IS NULL OR v.doc_id IN $doc_ids)
+  WITH v, u, split(coalesce(u.text, ''), '\n') AS lines
+  WITH v, u, trim(CASE WHEN size(lines) > 1 AND trim(lines[0]) =~ '(?i)điều\\s+\\S+\\s*[.:]?'
+      THEN lines[0] + '\n' + lines[1] ELSE lines[0] END) AS name
+  SET v.text = CASE WHEN name = '' THEN v.body_text ELSE name + '\n' + v.body_text END,
+    v.heading = coalesce(v.heading, u.heading)
 }
 // A new name or new opening words only (scope 'title', 'lead' or 'head': both; scope_text as
 // written) of an article, clause or point: the version's text is the unit's whole wording at the

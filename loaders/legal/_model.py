@@ -154,6 +154,10 @@ class NewUnit:
     # the wording states the start date of the document it amends (``Luật này có hiệu lực thi
     # hành từ ngày …`` written into that document's own provision)
     doc_start: date | None = None
+    # an article's whole new wording quoted without its name ("Điều 49 được sửa đổi, bổ sung như
+    # sau: “1. …”"): text is its body; derive_phrase_versions puts the name of the article it
+    # changes before it
+    name_from_base: bool = False
 
 
 @dataclass

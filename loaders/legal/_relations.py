@@ -314,6 +314,9 @@ class _Extractor:
         self.names = names
         self.doc_id = doc.meta.doc_id
         self.by_path = {u.path: u for u in doc.units}
+        # articles made up of quoted clauses (_match_fragment): their versions take their name
+        # from the article they change
+        self._bodies: list[Unit] = []
         self.seen: set[tuple[str, str, str, str, str]] = set()
         self._date_doc: str | None = None  # the instruction being read takes the document's date
 
@@ -954,9 +957,24 @@ class _Extractor:
             if i not in used and frag.level == level and frag.number == number:
                 used.add(i)
                 return frag
-        if only and len(fragments) == 1 and 0 not in used:
+        if only and len(fragments) == 1 and 0 not in used and not (
+                level == "Article" and fragments[0].level == "Clause"
+                and fragments[0].number != "1"):
+            # one quote for one target is its wording; but one later clause ("“2. …”") for an
+            # article is not the article's whole wording
             used.add(0)
             return fragments[0]
+        if only and level == "Article" and fragments and not used and fragments[0].number == "1" \
+                and all(f.level == "Clause" for f in fragments):
+            # "Điều 49 được sửa đổi, bổ sung như sau: “1. …⏎2. …”": the article's whole new
+            # wording, quoted without its name (the name stays: see NewUnit.name_from_base); a
+            # quote that starts at a later clause ("“3. …⏎4. …”") is not known to be the whole
+            used.update(range(len(fragments)))
+            body = Unit(level="Article", number=number, path="", label=f"Điều {number}",
+                        line=fragments[0].line, ordinal=0, children=list(fragments),
+                        text="\n".join(f.text for f in fragments))
+            self._bodies.append(body)
+            return body
         return None
 
     def _new_units(self, frag: Unit, target_doc: str, path: str, action: str,
@@ -985,6 +1003,7 @@ class _Extractor:
             if action == "AMENDS":
                 new_id = version_id(target_id, self.doc_id)
                 self.doc.new_units.append(NewUnit(
+                    name_from_base=any(node is b for b in self._bodies),
                     id=new_id, doc_id=target_doc, level=level, number=node.number or
                     node_path.split(".")[-1].lstrip("DK"), path=node_path, text=node.text,
                     valid_from=effective, by_doc=self.doc_id, kind="version", target_id=target_id,

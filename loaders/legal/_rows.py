@@ -143,6 +143,8 @@ def plan_document(doc: ParsedDocument, segment: Callable[[str], str]) -> WritePl
             # a new name or opening words as written: derive_phrase_versions writes the whole
             # wording (text) from it and the wording it changes
             "scope_text": new.text if new.scope in SCOPED else None,
+            # an article's new body quoted without its name (derive_phrase_versions adds it)
+            "body_text": new.text if new.name_from_base else None,
             "made_from_instruction": None,
         }
         if new.kind == "version":

@@ -73,3 +73,36 @@ def test_a_quoted_clause_is_the_new_wording_of_the_points_it_holds(
     shown = {i.node_id: i for i in ctx.items if i.applicable}
     assert "10/2024/NĐ-CP:D2.K2@20/2025/NĐ-CP" in shown
     assert shown["10/2024/NĐ-CP:D2.K2.a@20/2025/NĐ-CP"].text == "a) Không có giấy tờ thì nộp 40%."
+
+
+BODY_AMENDER = """CHÍNH PHỦ
+Số: 30/2025/NĐ-CP
+Hà Nội, ngày 01 tháng 10 năm 2025
+NGHỊ ĐỊNH
+SỬA ĐỔI NGHỊ ĐỊNH SỐ 10/2024/NĐ-CP
+Điều 1. Sửa đổi, bổ sung một số điều của Nghị định số 10/2024/NĐ-CP
+1. Điều 2 được sửa đổi, bổ sung như sau:
+“1. Tiền sử dụng đất được tính theo giá đất cụ thể.
+2. Giá đất cụ thể do Ủy ban nhân dân cấp tỉnh quyết định.”
+Điều 2. Hiệu lực
+Nghị định này có hiệu lực thi hành từ ngày 15 tháng 11 năm 2025.
+"""
+
+
+def test_an_article_quoted_without_its_name_keeps_the_name(
+        runner: Neo4jRunner, tmp_path: Path) -> None:
+    # "Điều 2 được sửa đổi, bổ sung như sau: “1. …⏎2. …”" (59/2018/NĐ-CP on Điều 49 of
+    # 08/2015/NĐ-CP): the article's whole new wording, written without its name; before, no
+    # quote matched the article and nothing was worded
+    load_texts(runner, tmp_path, {"base.txt": BASE, "amender.txt": BODY_AMENDER})
+    units = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2024/NĐ-CP",
+                                                        date(2026, 1, 1)).units}
+    assert units["D2.K1"].text == "1. Tiền sử dụng đất được tính theo giá đất cụ thể."
+    assert units["D2.K2"].text == "2. Giá đất cụ thể do Ủy ban nhân dân cấp tỉnh quyết định."
+    # the old clause 3 is not in the new wording: it is no longer shown as in force
+    assert "D2.K3" not in units or not units["D2.K3"].shown or units["D2.K3"].state != "in_force"
+    ctx = LegalRetriever(runner, HashEmbedder()).trace(["10/2024/NĐ-CP:D2"], as_of="2026-01-01")
+    now = next(i for i in ctx.items if i.applicable)
+    assert now.node_id == "10/2024/NĐ-CP:D2@30/2025/NĐ-CP"
+    assert now.text.startswith("Điều 2. Tính tiền sử dụng đất\n1. Tiền sử dụng đất được tính "
+                               "theo giá đất cụ thể.")

@@ -139,3 +139,18 @@ def test_an_instruction_under_an_article_heading_keeps_its_quote(tmp_path: Path)
     worded = {n.id.split(":")[1]: n.text for n in doc.new_units}
     assert worded["D4@30/2015/QH13"].startswith("Điều 4. Chính sách mới")
     assert worded["D4.K1@30/2015/QH13"] == "1. Nhà nước đầu tư công."
+
+
+def test_an_article_quoted_from_its_first_clause_is_its_whole_body(tmp_path: Path) -> None:
+    # "Điều 3 được sửa đổi, bổ sung như sau: “1. …⏎2. …”": the article's new body, its name kept
+    # (derive_phrase_versions); a quote from a later clause ("“2. …”") is not known to be the
+    # whole article and words nothing; an article amended without any quote parses too
+    doc = _doc(tmp_path, "1. Điều 3 được sửa đổi, bổ sung như sau:\n"
+                         "“1. Bảo đảm an toàn tuyệt đối.\n2. Tiết kiệm nước.”\n"
+                         "2. Sửa đổi, bổ sung Điều 5 như sau:\n“2. Thời kỳ quy hoạch là 5 năm.”\n"
+                         "3. Sửa đổi, bổ sung Điều 4.\n")
+    assert _edges(doc) == {("AMENDS", "D3"), ("AMENDS", "D5"), ("AMENDS", "D4")}
+    new = {n.id.split(":")[1].split("@")[0]: n for n in doc.new_units}
+    assert sorted(new) == ["D3", "D3.K1", "D3.K2"]
+    assert new["D3"].name_from_base and not new["D3.K1"].name_from_base
+    assert new["D3"].text == "1. Bảo đảm an toàn tuyệt đối.\n2. Tiết kiệm nước."
