@@ -89,7 +89,13 @@ WITH seed_rank, s, base, bd, doc_replaced,
   [e IN events WHERE NOT e.cycle] AS good, [e IN events WHERE e.cycle] AS cycles, events
 WITH seed_rank, s, base, bd, doc_replaced, events, cycles,
   [e IN good WHERE e.in_force AND NOT e.textual
-    AND (e.kind <> 'SUPPLEMENTS' OR e.versioned)] AS in_force
+    AND (e.kind <> 'SUPPLEMENTS' OR e.versioned)
+    // a unit an inserting document wrote, once it has started, is not superseded by a change
+    // older than its own start (Điều 104a inserted in 2018 and again in 2025: the 2025 clause's
+    // own wording holds from 2025, not the 2018 article's)
+    AND NOT (base.supplemented_by IS NOT NULL AND base.valid_from IS NOT NULL
+      AND base.valid_from <= $as_of AND e.effective IS NOT NULL
+      AND e.effective < base.valid_from)] AS in_force
 // The latest in-force change decides (the unit's own change, then deeper chains, win ties); REPEALS
 // means no wording applies; SUPPLEMENTS only dates an inserted unit (its valid_from), unless the
 // inserting document wrote a version of the unit (a unit the amended text already holds, though

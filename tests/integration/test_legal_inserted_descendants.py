@@ -70,3 +70,38 @@ def test_the_points_of_an_inserted_article_are_in_force_from_its_insertion(
         before = retriever.trace([f"38/2018/TT-BTC:{unit}"], as_of=date(2019, 6, 1)).items
         assert not any(it.applicable for it in before if it.role != "provenance"), (unit, [
             (it.node_id, it.role, it.applicable, it.validity_note) for it in before])
+
+
+AGAIN = f"""BỘ TÀI CHÍNH
+Số: 70/2025/TT-BTC
+Hà Nội, ngày 01 tháng 7 năm 2025
+THÔNG TƯ
+SỬA ĐỔI THÔNG TƯ SỐ 38/2018/TT-BTC
+Điều 1. Sửa đổi, bổ sung một số điều của Thông tư số 38/2018/TT-BTC
+1. Bổ sung Điều 2a như sau:
+“{ARTICLE_2A.replace("kiểm tra chứng từ", "kiểm tra chứng từ điện tử")}”
+Điều 2. Hiệu lực thi hành
+Thông tư này có hiệu lực thi hành kể từ ngày 15 tháng 8 năm 2025.
+"""
+
+
+@pytest.mark.parametrize("order", ["later-first", "earlier-first"])
+def test_an_article_inserted_twice_serves_the_later_insertion_from_its_date(
+        runner: Neo4jRunner, tmp_path: Path, order: str) -> None:
+    """Điều 104a of 08/2015/NĐ-CP is inserted by 59/2018/NĐ-CP and again, reworded, by
+    167/2025/NĐ-CP. Loaded later-first, the later law wrote the clause and `trace` served the
+    2018 article (valid to 2025-08-15) as the wording in force in 2025."""
+    texts = {"base.txt": HEAD + ARTICLE_2A.replace("\n", " ") + "\n" + TAIL,
+             "2019.txt": AMENDING, "2025.txt": AGAIN}
+    if order == "later-first":
+        texts = {k: texts[k] for k in ("base.txt", "2025.txt", "2019.txt")}
+    load_texts(runner, tmp_path, texts)
+    retriever = LegalRetriever(runner, HashEmbedder())
+
+    def served(day: date) -> list[str]:
+        items = retriever.trace(["38/2018/TT-BTC:D2a.K2"], as_of=day).items
+        return [it.text.strip() for it in items if it.applicable and it.role != "provenance"]
+
+    assert any("kiểm tra chứng từ điện tử." in t for t in served(date(2025, 9, 1)))
+    assert not any("kiểm tra chứng từ." in t for t in served(date(2025, 9, 1)))
+    assert any("kiểm tra chứng từ." in t for t in served(date(2020, 1, 1)))
