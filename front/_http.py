@@ -118,9 +118,12 @@ def create_app(hg: "Hopgraph", *, use_llm: bool = True) -> Any:
     app.state.service = service
 
     # -- errors ------------------------------------------------------------------------------
-    def error(status: int, kind: str, field: str | None, problem: str) -> JSONResponse:
-        return JSONResponse({"error": {"type": kind, "field": field, "problem": problem}},
-                            status_code=status)
+    def error(status: int, kind: str, field: str | None, problem: str,
+              errors: list[dict[str, str]] | None = None) -> JSONResponse:
+        body: dict[str, Any] = {"type": kind, "field": field, "problem": problem}
+        if errors is not None:  # several fields refused at once: each one listed
+            body["errors"] = errors
+        return JSONResponse({"error": body}, status_code=status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -131,12 +134,9 @@ def create_app(hg: "Hopgraph", *, use_llm: bool = True) -> Any:
 
     @app.exception_handler(RequestError)
     async def refused(_: Request, exc: RequestError) -> JSONResponse:
-        if isinstance(exc, InputErrors):  # several fields refused at once: each one listed
-            return JSONResponse({"error": {
-                "type": "invalid_request", "field": exc.field, "problem": exc.problem,
-                "errors": [{"field": e.field, "problem": e.problem} for e in exc.errors]}},
-                status_code=422)
-        return error(422, "invalid_request", exc.field, exc.problem)
+        return error(422, "invalid_request", exc.field, exc.problem,
+                     [{"field": e.field, "problem": e.problem} for e in exc.errors]
+                     if isinstance(exc, InputErrors) else None)
 
     @app.exception_handler(HopgraphError)
     async def failed(_: Request, exc: HopgraphError) -> JSONResponse:

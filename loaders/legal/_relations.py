@@ -668,10 +668,9 @@ class _Extractor:
         parents = {".".join(t.split(".")[:-1]) for t in targets}
         parent = parents.pop() if len(parents) == 1 else ""
         last = parent.split(".")[-1]
-        level = ("Article" if last[:1] == "D" else "Clause" if last[:1] == "K" else None) \
-            if last[1:2].isdigit() else None
         frag = fragments[0]
-        if level is None or frag.level != level or frag.number != last[1:]:
+        if not last[1:2].isdigit() or _level_of(parent) not in ("Article", "Clause") \
+                or frag.level != _level_of(parent) or frag.number != last[1:]:
             return None
         used.add(0)
         return parent, frag

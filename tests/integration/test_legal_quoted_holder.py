@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from hopgraph.db import Neo4jRunner
-from hopgraph.retrieval import LegalRetriever, consolidate
+from hopgraph.retrieval import ConsolidatedUnit, LegalRetriever, consolidate
 from tests.retrieval_fixtures import HashEmbedder, load_texts
 
 pytestmark = pytest.mark.integration
@@ -49,11 +49,15 @@ Nghị định này có hiệu lực thi hành từ ngày 15 tháng 11 năm 2025
 """
 
 
+def _units_at(runner: Neo4jRunner, day: date) -> dict[str, ConsolidatedUnit]:
+    """10/2024/NĐ-CP consolidated at ``day``: its units by path."""
+    return {u.id.split(":")[1]: u for u in consolidate(runner, "10/2024/NĐ-CP", day).units}
+
+
 def test_a_quoted_clause_is_the_new_wording_of_the_points_it_holds(
         runner: Neo4jRunner, tmp_path: Path) -> None:
     load_texts(runner, tmp_path, {"base.txt": BASE, "amender.txt": AMENDER})
-    units = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2024/NĐ-CP",
-                                                        date(2026, 1, 1)).units}
+    units = _units_at(runner, date(2026, 1, 1))
     k2 = units["D2.K2"]
     assert k2.text.startswith("2. Hộ gia đình được cấp Giấy chứng nhận theo điểm a, điểm b")
     assert "20/2025/NĐ-CP" in k2.mark()
@@ -63,8 +67,7 @@ def test_a_quoted_clause_is_the_new_wording_of_the_points_it_holds(
         "c) Có giấy tờ nhưng nộp thiếu thì nộp phần còn thiếu."]
     assert all(units[f"D2.K2.{p}"].shown for p in "abc")
     assert units["D2.K3"].text == "3. Giá đất là giá trong bảng giá."  # untouched
-    before = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2024/NĐ-CP",
-                                                         date(2025, 1, 1)).units}
+    before = _units_at(runner, date(2025, 1, 1))
     assert before["D2.K2.a"].text == "a) Không có giấy tờ thì nộp 50%."
     assert "D2.K2.b" not in before or not before["D2.K2.b"].shown
     # trace: the clause and its point a are served in their new wordings after the date
@@ -95,8 +98,7 @@ def test_an_article_quoted_without_its_name_keeps_the_name(
     # 08/2015/NĐ-CP): the article's whole new wording, written without its name; before, no
     # quote matched the article and nothing was worded
     load_texts(runner, tmp_path, {"base.txt": BASE, "amender.txt": BODY_AMENDER})
-    units = {u.id.split(":")[1]: u for u in consolidate(runner, "10/2024/NĐ-CP",
-                                                        date(2026, 1, 1)).units}
+    units = _units_at(runner, date(2026, 1, 1))
     assert units["D2.K1"].text == "1. Tiền sử dụng đất được tính theo giá đất cụ thể."
     assert units["D2.K2"].text == "2. Giá đất cụ thể do Ủy ban nhân dân cấp tỉnh quyết định."
     # the old clause 3 is not in the new wording: it is no longer shown as in force
