@@ -294,16 +294,26 @@ def _unworded_change(info: Mapping[str, Any], as_of: date) -> str | None:
     decisive = info.get("decisive") or {}
     if not _later_than(day, decisive.get("effective")):
         return None
-    step = next(_step(e["steps"][-1], as_of) for e in info.get("events") or []
-                if e.get("effective") == day and e.get("kind") == "AMENDS" and e.get("textual")
-                and not e.get("phrase") and e.get("steps"))
+    steps = sorted({_step(e["steps"][-1], as_of) for e in info.get("events") or []
+                    if e.get("effective") == day and e.get("kind") == "AMENDS"
+                    and e.get("textual") and not e.get("phrase") and e.get("steps")},
+                   key=lambda st: (st.source_id, st.evidence or ""))
+    # every instruction of that day, in a stable order (several may change parts of one clause)
+    said = "; ".join(_unworded_step(st) for st in steps)
+    return (f"không áp dụng nguyên văn tại ngày {vn_date(as_of)}: {said}; nội dung dưới đây là "
+            f"nội dung trước khi sửa đổi")
+
+
+def _unworded_step(step: ChainStep) -> str:
+    """One instruction whose new wording the unit's text lacks, as the reader is told it."""
     if step.method == "sub_unit_instruction" and step.evidence:
         # a part numbered with decimals ("Điểm 2.1 Khoản 2 Điều 2"), kept as text of this unit
-        return (f"không áp dụng nguyên văn tại ngày {vn_date(as_of)}: {step.describe()} "
-                f"({step.evidence}), nhưng nội dung mới của phần đó chưa được ghép vào; nội dung "
-                f"dưới đây là nội dung trước khi sửa đổi")
-    return (f"không áp dụng nguyên văn tại ngày {vn_date(as_of)}: {step.describe()}, nhưng "
-            f"chưa trích xuất được nội dung mới; nội dung dưới đây là nội dung trước khi sửa đổi")
+        return (f"{step.describe()} ({step.evidence}), nhưng nội dung mới của phần đó chưa được "
+                f"ghép vào")
+    if step.method == "partial_repeal" and step.evidence:
+        return (f"{step.describe('bị bãi bỏ một phần bởi')} ({step.evidence}), phần bị bãi bỏ "
+                f"chưa được tách khỏi nội dung dưới đây")
+    return f"{step.describe()}, nhưng chưa trích xuất được nội dung mới"
 
 
 def _name_lines(text: str | None) -> str:

@@ -158,10 +158,11 @@ class ChainStep:
     date_unknown: bool = False
     not_before: date | None = None
 
-    def describe(self) -> str:
+    def describe(self, verb: str | None = None) -> str:
         """A one-line Vietnamese reading, e.g. ``được sửa đổi bởi khoản 1 Điều 1 Luật
-        46/2014/QH13, có hiệu lực từ 01/01/2015`` (dates dd/mm/yyyy)."""
-        verb = _STEP_VERBS.get(self.relation, self.relation.lower())
+        46/2014/QH13, có hiệu lực từ 01/01/2015`` (dates dd/mm/yyyy); ``verb`` replaces the
+        relation's own (``bị bãi bỏ một phần bởi`` for an amendment that repeals a part)."""
+        verb = verb or _STEP_VERBS.get(self.relation, self.relation.lower())
         text = f"{verb} {self.source_citation or self.source_id}"
         if self.effective_date is not None:
             text += f", có hiệu lực từ {vn_date(self.effective_date)}"
