@@ -396,14 +396,18 @@ def _consolidated_unit(r: Mapping[str, Any], depth: int, context: _Context | Non
                             "depth": depth,
                             "possibly_superseded": bool(r.get("undated_versions"))}
     raw_changes = r.get("changes") or []
+    version_docs = set(r.get("version_docs") or [])
+    written_docs = set(r.get("written_docs") or [])
+    # a phrase edit not applied is said, unless the same document gave the unit a wording
+    # written in full (its phrase is already in that wording: "Thay thế cụm từ “Tổng cục Hải
+    # quan” tại … khoản 2 Điều 24" beside a new wording of khoản 2 Điều 24 with "Cục Hải quan")
     notes = [("chưa áp dụng được vào câu chữ (không đọc được cụm từ của lệnh): "
               if not raw.get("edits") else
               "chưa áp dụng được vào câu chữ (không tìm thấy cụm từ trong đơn vị): ")
              + c.describe() + (f" — {c.evidence}" if c.evidence else "")
              for raw, c in zip(raw_changes, changes, strict=True)
              if c.kind == "AMENDS" and c.method in _TEXTUAL_ALL and _started(c, as_of)
-             and not raw.get("applied")]
-    version_docs = set(r.get("version_docs") or [])
+             and not raw.get("applied") and c.source_id.split(":", 1)[0] not in written_docs]
     for c in changes:
         # an instruction that rewrites the unit, in force, whose new wording was not captured:
         # the wording below may be the old one; say so rather than serve it as in force

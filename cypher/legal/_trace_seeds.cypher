@@ -57,7 +57,8 @@ CALL (base) {
     // not supersede it.
     versioned: coalesce(bv.id, v.id) IS NOT NULL AND NOT (anc <> base AND type(lr) = 'SUPPLEMENTS'
       AND bv IS NULL AND base.supplemented_by = src.doc_id),
-    phrase: lr.edits IS NOT NULL,
+    // a text to add at the end that was not added (a unit with parts) is a change not worded
+    phrase: lr.edits IS NOT NULL AND NOT (lr.method = 'text_addition' AND coalesce(lr.applied, 0) = 0),
     anchor_id: anc.id,
     kind: type(lr),
     depth: length(p),

@@ -67,6 +67,7 @@ CALL (d) {
     chosen: chosen, versions: size(versions), undated_versions: undated_versions,
     whole: [x IN versions WHERE x.scope IS NULL AND x.start IS NOT NULL AND x.start <= $as_of][0],
     version_docs: [x IN versions | x.amended_by],
+    written_docs: [x IN versions WHERE x.scope IS NULL | x.amended_by],
     later_versions: [x IN versions WHERE x.start > $as_of | {id: x.id, start: x.start,
       date_unknown: x.date_unknown}],
     repeal: repeal, changes: changes

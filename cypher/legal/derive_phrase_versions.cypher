@@ -1,4 +1,4 @@
-// purpose: Give an article's whole new wording quoted without its name (body_text) the name of the article it changes; write the whole wording of a version that gives a unit a new name or new opening words only (scope title/lead/head, from scope_text and the wording it changes), then apply phrase edits (AMENDS edges carrying edits [old, new, ...]: a phrase replaced, removed or added, in a unit and its sub-units or in every unit of a document) to the wording: each unit whose wording an edit changes gets a UnitVersion (derived 'phrase', scope 'phrase', id <unit>@<amending document>) whose text is the latest wording written in full that had started by the edit's date, with every phrase edit since then applied in date order (base_from: the start of that wording, null for the unit's own text). Versions derived before are taken out first, so the result depends only on the graph; each edit records how many units it changed (applied), 0 when its phrase was found nowhere. A place of a listed phrase repeal that nowhere holds the phrase gets a REPEALS edge (method listed_unit_repeal).
+// purpose: Give an article's whole new wording quoted without its name (body_text) the name of the article it changes; write the whole wording of a version that gives a unit a new name or new opening words only (scope title/lead/head, from scope_text and the wording it changes), then apply phrase edits (AMENDS edges carrying edits [old, new, ...]: a phrase replaced, removed or added, in a unit and its sub-units or in every unit of a document) to the wording: each unit whose wording an edit changes gets a UnitVersion (derived 'phrase', scope 'phrase', id <unit>@<amending document>) whose text is the latest wording written in full that had started by the edit's date, with every phrase edit since then applied in date order (a phrase the unit holds only with its first letter in upper case is replaced in that form; a text added at the end of a unit with no parts is appended; base_from: the start of that wording, null for the unit's own text). Versions derived before are taken out first, so the result depends only on the graph; each edit records how many units it changed (applied), 0 when its phrase was found nowhere. A place of a listed phrase repeal that nowhere holds the phrase gets a REPEALS edge (method listed_unit_repeal).
 // mode: write
 // param doc_ids: list<string>|null -- the documents to derive (legal/list_derive_scope); null: the whole graph
 // returns: count
@@ -136,8 +136,20 @@ CALL () {
     MATCH (u:LegalUnit {doc_id: t.id}) WHERE t:Document AND NOT u:UnitVersion
     RETURN u
   }
-  WITH u, r, by, eff, nb, day ORDER BY day, by, elementId(r)
-  RETURN u, collect({by: by, day: day, eff: eff, nb: nb, edits: r.edits}) AS ops
+  WITH u, r, by, eff, nb, day,
+    u = t AND NOT EXISTS { MATCH (u)-[:CONTAINS]->(:LegalUnit) } AS leaf_target
+  ORDER BY day, by, elementId(r)
+  // each edit as [old, new, Old, New]: the phrase as quoted, and with its first letter in upper
+  // case, used where the unit holds only that form ("cụm từ “trường hợp”" at the start of a
+  // sentence, "cụm từ “khoản 1”" in a text that writes "Khoản 1 Điều 26"); an edit that adds a
+  // text at the end of the unit (old '\uE002', "Bổ sung … vào cuối khoản 3") only for the unit
+  // named, when it has no parts (where the end of a clause with points lies is not known)
+  RETURN u, collect({by: by, day: day, eff: eff, nb: nb, edits:
+    [k IN range(0, size(r.edits) / 2 - 1) WHERE r.edits[2 * k] <> '\uE002' OR leaf_target
+      | [r.edits[2 * k], r.edits[2 * k + 1]] + [x IN
+      [r.edits[2 * k], r.edits[2 * k + 1]] | CASE WHEN x STARTS WITH ' '
+        THEN ' ' + toUpper(substring(x, 1, 1)) + substring(x, 2)
+        ELSE toUpper(left(x, 1)) + substring(x, 1) END]]}) AS ops
 }
 UNWIND range(0, size(ops) - 1) AS i
 WITH u, ops, i, ops[i] AS op
@@ -154,11 +166,31 @@ WITH u, ops, i, op, coalesce(base.text, u.text) AS base_text,
 WITH u, op, base_text, base_day,
   [j IN range(0, i - 1) WHERE base_day IS NULL OR ops[j].day > base_day | ops[j]] AS earlier
 WHERE base_day IS NULL OR op.day > base_day
+// a text added at the end: one that goes on the sentence (opening with ';' or ',' or in lower
+// case) before the unit's final '.' or ';', which then ends it; a sentence of its own after it
 WITH u, op, base_day, reduce(t = base_text, o IN earlier |
-    reduce(t2 = t, k IN range(0, size(o.edits) / 2 - 1) |
-      replace(t2, o.edits[2 * k], o.edits[2 * k + 1]))) AS before
-WITH u, op, base_day, before, reduce(t2 = before, k IN range(0, size(op.edits) / 2 - 1) |
-    replace(t2, op.edits[2 * k], op.edits[2 * k + 1])) AS after
+    reduce(t2 = t, e IN o.edits | CASE
+      WHEN e[0] = '\uE002' THEN CASE
+        WHEN left(e[1], 1) IN [';', ','] OR left(e[1], 1) <> toUpper(left(e[1], 1))
+        THEN CASE WHEN right(trim(t2), 1) IN ['.', ';'] THEN left(trim(t2), size(trim(t2)) - 1)
+            ELSE trim(t2) END + CASE WHEN left(e[1], 1) IN [';', ','] THEN '' ELSE ' ' END + e[1]
+          + CASE WHEN right(trim(t2), 1) IN ['.', ';'] AND NOT right(e[1], 1) IN ['.', ';', ':']
+            THEN right(trim(t2), 1) ELSE '' END
+        ELSE trim(t2) + ' ' + e[1] + CASE WHEN right(trim(t2), 1) = '.'
+          AND NOT right(e[1], 1) IN ['.', ';', ':'] THEN '.' ELSE '' END END
+      WHEN t2 CONTAINS e[0] OR NOT t2 CONTAINS e[2]
+      THEN replace(t2, e[0], e[1]) ELSE replace(t2, e[2], e[3]) END)) AS before
+WITH u, op, base_day, before, reduce(t2 = before, e IN op.edits | CASE
+      WHEN e[0] = '\uE002' THEN CASE
+        WHEN left(e[1], 1) IN [';', ','] OR left(e[1], 1) <> toUpper(left(e[1], 1))
+        THEN CASE WHEN right(trim(t2), 1) IN ['.', ';'] THEN left(trim(t2), size(trim(t2)) - 1)
+            ELSE trim(t2) END + CASE WHEN left(e[1], 1) IN [';', ','] THEN '' ELSE ' ' END + e[1]
+          + CASE WHEN right(trim(t2), 1) IN ['.', ';'] AND NOT right(e[1], 1) IN ['.', ';', ':']
+            THEN right(trim(t2), 1) ELSE '' END
+        ELSE trim(t2) + ' ' + e[1] + CASE WHEN right(trim(t2), 1) = '.'
+          AND NOT right(e[1], 1) IN ['.', ';', ':'] THEN '.' ELSE '' END END
+      WHEN t2 CONTAINS e[0] OR NOT t2 CONTAINS e[2]
+      THEN replace(t2, e[0], e[1]) ELSE replace(t2, e[2], e[3]) END) AS after
 WHERE before IS NOT NULL AND after <> before
 WITH u, op, base_day, after, u.id + '@' + op.by AS vid
 OPTIONAL MATCH (clash:LegalNode {id: vid})

@@ -80,13 +80,17 @@ def _strip_portal(lines: Lines, prefix: str) -> Lines:
     return out
 
 
-_CLOSE_THEN_ARTICLE = re.compile(r"(?<=[”\"])\s*[.;]?\s*(?=Điều\s+\d{1,4}[a-zđ]?\.?\s+[A-ZĐÀ-Ỹ])")
+# a quote closes after a word or a stop, never after a blank or a colon: a straight quote after
+# "như sau: " opens the new wording ("… như sau: "Điều 24. Trách nhiệm …") and is not cut off
+_CLOSE_THEN_ARTICLE = re.compile(r"(?<=[^\s:][”\"])\s*[.;]?\s*(?=Điều\s+\d{1,4}[a-zđ]?(?:\.?\s+[A-ZĐÀ-Ỹ]"
+                                 r"|\.\s*$))")
 
 
 _NEW_WORDING = re.compile(r"\s*(?=[“\"](?:\d{1,3}[a-zđ]?\.\s|[a-zđ]\)\s|Điều\s+\d))")
 # one quoted new wording closed and the next opened on the same line (``… phải nộp.” “6. Chính
-# phủ …``: one instruction quoting the wordings of several targets): each quote on its own line
-_CLOSE_THEN_WORDING = re.compile(r"(?<=”)[.;,]?[ \t]*(?=“(?:\d{1,3}[a-zđ]?\.\s|[a-zđ]\d?\)\s"
+# phủ …``: one instruction quoting the wordings of several targets): each quote on its own line;
+# the two quotes may be of either kind (``… Chính phủ.” "5. Thu nhập …``, a copy mixing them)
+_CLOSE_THEN_WORDING = re.compile(r"(?<=[^\s:][”\"])[.;,]?[ \t]*(?=[“\"](?:\d{1,3}[a-zđ]?\.\s|[a-zđ]\d?\)\s"
                                  r"|Điều\s+\d{1,4}[a-zđ]?\.\s))")
 
 
@@ -104,10 +108,27 @@ def _quote_after_target(raw: str) -> re.Match[str] | None:
     return m
 
 
+# a quoted wording left open and the next one opened on the same line (``“6. Khai sai … được
+# thông quan “9. Sử dụng …”``): the first is closed there, each on its own line
+_QUOTED_WORDING_LINE = re.compile(r"^[“\"](?:\d{1,3}[a-zđ]?\.\s|[a-zđ]\d?\)\s|Điều\s+\d)")
+_UNCLOSED_THEN_WORDING = re.compile(r"(?<=[^\s:“”\"])[ \t]+(?=“(?:\d{1,3}[a-zđ]?\.\s|[a-zđ]\d?\)\s"
+                                    r"|Điều\s+\d{1,4}[a-zđ]?\.\s))")
+
+
+def _close_unclosed(whole: str) -> list[str]:
+    if not _QUOTED_WORDING_LINE.match(whole.strip()):
+        return [whole]
+    m = _UNCLOSED_THEN_WORDING.search(whole)
+    if m is None or "”" in whole[: m.start()] or '"' in whole[1: m.start()]:
+        return [whole]
+    return [whole[: m.start()] + "”", *_close_unclosed(whole[m.end():])]
+
+
 def _split_quotes(lines: Lines) -> Lines:
     out: Lines = []
     for line, whole in lines:
-        for raw in _CLOSE_THEN_WORDING.split(whole):
+        for raw in (part for piece in _CLOSE_THEN_WORDING.split(whole)
+                    for part in _close_unclosed(piece)):
             close = _CLOSE_THEN_ARTICLE.search(raw)
             if close and close.start() > 0:
                 # new wording closed mid-line and the next article starts there ("…”Điều 2 …")
@@ -191,12 +212,34 @@ def _split_first_points(lines: Lines) -> Lines:
     return out
 
 
+# an article's name wrapped onto the next line, which opens in lower case and is no point
+# ("Điều 9. Tính tiền … quy định tại các⏎khoản 4, 5, 6 và 7 Điều 137 Luật Đất đai")
+_ARTICLE_NAME_LINE = re.compile(r"^[“\"]?Điều\s+\d{1,4}[a-zđ]?\.\s+\S")
+_POINT_START = re.compile(r"^[a-zđ]\d?\)")
+
+
+def _join_wrapped_names(lines: Lines) -> Lines:
+    out: Lines = []
+    for line, raw in lines:
+        text = raw.strip()
+        if out and text[:1].islower() and not _POINT_START.match(text):
+            prev = out[-1][1].strip()
+            if _ARTICLE_NAME_LINE.match(prev) and not _CLOSED.search(prev) and len(prev) <= 300 \
+                    and not _instruction_like(prev.lstrip("“\"")):
+                out[-1] = (out[-1][0], f"{prev} {text}")
+                continue
+        out.append((line, raw))
+    return out
+
+
 def repair_layout(lines: Lines) -> Lines:
-    """The lines with portal prefixes removed, quotes split off, broken instructions joined,
-    a first point glued to its clause's opening words put on a line of its own."""
+    """The lines with portal prefixes removed, quotes split off, broken instructions and
+    wrapped article names joined, a first point glued to its clause's opening words put on a
+    line of its own; a double quote typed as two single ones (``‘‘Điều 58. …’’``) read as one."""
+    lines = [(n, t.replace("‘‘", "“").replace("’’", "”")) for n, t in lines]
     lines = _join_article_word(lines)
     prefix = portal_prefix(lines)
     if prefix is not None:
         lines = _strip_portal(lines, prefix)
-    lines = _join_broken(lines)
+    lines = _join_wrapped_names(_join_broken(lines))
     return _split_first_points(_split_quotes(lines))

@@ -291,6 +291,36 @@ def carry_new_phrase(segments: list[tuple[str | None, str]], quoted: list[list[s
     return out, out_q
 
 
+# the first item of an edit that appends its second at the end of the unit's wording
+APPEND_AT_END = "\ue002"
+
+
+def _appended_text(where: str, anchors: list[str], seg_quotes: list[str], unit: Unit
+                   ) -> str | None:
+    """The text ``Bổ sung … vào cuối <unit>`` adds at the unit's end: the one quotation of the
+    instruction (on its line, else the one quoted block under it); None when the place is not
+    the end of one unit or the text is not one quotation."""
+    if "cuối" not in where.lower() or len(anchors) != 1:
+        return None
+    quotes = [q for q in seg_quotes if q.strip()]
+    if not quotes:
+        quotes = ["\n".join(t for _, t in q.lines) for q in unit.quotes]
+    if len(quotes) != 1 or not quotes[0].strip():
+        return None
+    return quotes[0].strip()
+
+
+_TYPE_WORD_LOWER = re.compile(r"(?<![\wÀ-ỹ])(?:thông tư liên tịch|nghị quyết liên tịch|bộ luật|luật|"
+                              r"nghị định|thông tư|quyết định|nghị quyết|pháp lệnh)(?![\wÀ-ỹ])")
+
+
+def sentence_case(title: str) -> str:
+    """A title written in capitals as running text writes it: lower case, each document type
+    word capitalised, each token with a digit (a document number) in capitals."""
+    low = re.sub(r"\S*\d\S*", lambda m: m.group(0).upper(), title.lower())
+    return _TYPE_WORD_LOWER.sub(lambda m: m.group(0)[0].upper() + m.group(0)[1:], low)
+
+
 def _quotes(text: str) -> list[str]:
     return [m.group(0)[1:-1].strip() for m in _QUOTED.finditer(text)]
 
@@ -402,6 +432,14 @@ class _Extractor:
             named = self._title_in(mask_quotes(source))
             if named is not None:
                 return named, source
+        # a title in capitals ("NGHỊ ĐỊNH SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA NGHỊ ĐỊNH SỐ
+        # 08/2015/NĐ-CP …"), last: an article that names no document amends the one it numbers
+        title = self.doc.meta.title or ""
+        if title and title == title.upper():
+            cased = sentence_case(title)
+            ref = self._doc_in(mask_quotes(cased))
+            if ref is not None:
+                return ref, cased
         return None, ""
 
     def _title_in(self, text: str) -> str | None:
@@ -610,10 +648,14 @@ class _Extractor:
                 targets = [f"PL{roman_to_int(m.group(1)) or m.group(1)}" for m in
                            _ANNEX_TARGET.finditer(target_part)][:1]
             if not targets and anchors and action == "SUPPLEMENTS":
-                # "Bổ sung vào cuối khoản 2 Điều 7 nội dung như sau: …": new text in that unit
+                # "Bổ sung vào cuối khoản 2 Điều 7 nội dung như sau: …": new text in that unit;
+                # at its end, one quoted text: an edit that appends it (derive_phrase_versions)
+                added = _appended_text(after.group(0) if after else "", anchors, seg_quotes,
+                                       unit)
                 for path in anchors:
                     self.add(Relation(source, f"{target_doc}:{path}", "AMENDS",
-                                      "text_addition", head[:500], effective))
+                                      "text_addition", head[:500], effective,
+                                      edits=[APPEND_AT_END, added] if added else None))
                 continue
             decimal = _DECIMAL_PART.search(target_part)
             if decimal is not None and targets:
