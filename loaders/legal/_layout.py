@@ -153,7 +153,8 @@ def _join_broken(lines: Lines) -> Lines:
             open_citation = _OPEN_CITATION_END.search(prev_text) is not None
             if prev_text and not _CLOSED.search(prev_text) and not prev_text.startswith(
                     ("“", '"')) and (_instruction_like(prev_text) or open_citation) and (
-                    _CONTINUATION.match(text) or (
+                    (_CONTINUATION.match(text) and (text[:1].islower() or text.startswith(
+                        "Điều"))) or (
                         (open_citation or _OPEN_WORD_END.search(prev_text))
                         and not _STARTS_UNIT.match(text))):
                 out[-1] = (prev_line, f"{prev_text} {text}")

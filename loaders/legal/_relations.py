@@ -101,7 +101,13 @@ def split_actions(masked: str) -> list[str]:
     return out
 
 
-_AFTER = re.compile(r"\s+vào\s+(?:sau|trước|cuối)\s+|\s+vào\s+(?=(?:điểm|khoản|Điều))", re.IGNORECASE)
+_AFTER = re.compile(r"\s+vào\s+(?:sau|trước|(?:đoạn\s+)?cuối)\s+|\s+vào\s+(?=(?:điểm|khoản|Điều))",
+                    re.IGNORECASE)
+# a line under "… tiết b1 điểm b như sau:" that adds a text at the unit's end
+_ADDED_AT_END = re.compile(r"^bổ\s+sung\b.*“.*”.*\b(?:tại|vào)\s+(?:đoạn\s+)?cuối\b",
+                           re.IGNORECASE)
+# "Bổ sung nội dung: “…” tại đoạn cuối tiết b1 điểm b": where a text is added (only then)
+_AT_END = re.compile(r"\s+tại\s+(?:đoạn\s+)?cuối\s+", re.IGNORECASE)
 _PHRASE = re.compile(r"(?:thay\s+thế|thay|bỏ)\s+(?:các\s+|một\s+số\s+)?(?:cụm\s+)?từ", re.IGNORECASE)
 _ANNEX_REPLACE = re.compile(r"thay\s+thế\s+(?:các\s+)?(?:Phụ\s+lục|Mẫu)", re.IGNORECASE)
 # "Bãi bỏ các quy định liên quan đến … tại khoản 1 Điều 19", "Bãi bỏ các nội dung quy định về
@@ -302,6 +308,11 @@ def _appended_text(where: str, anchors: list[str], seg_quotes: list[str], unit: 
     the end of one unit or the text is not one quotation."""
     if "cuối" not in where.lower() or len(anchors) != 1:
         return None
+    return _one_quote(seg_quotes, unit)
+
+
+def _one_quote(seg_quotes: list[str], unit: Unit) -> str | None:
+    """The one quotation of an instruction: on its line, else the one quoted block under it."""
     quotes = [q for q in seg_quotes if q.strip()]
     if not quotes:
         quotes = ["\n".join(t for _, t in q.lines) for q in unit.quotes]
@@ -551,7 +562,8 @@ class _Extractor:
             # "a) Sửa đổi, bổ sung khoản 3 như sau:" then, unquoted, "Thay thế cụm từ “A” thành
             # “B”." or "Bãi bỏ điểm d và sửa đổi điểm đ thành điểm d.": the lines below say how
             heads = self._targets(segments[0][1], container, target_doc=target_doc)
-            if len(heads) == 1 and heads[0].split(".")[-1][:1] in ("D", "K"):
+            if len(heads) == 1 and (heads[0].split(".")[-1][:1] in ("D", "K") or all(
+                    _ADDED_AT_END.match(x) for x in body)):
                 self._body_actions(heads[0], body, source, target_doc, effective, head)
                 return True
         fragments = self._fragments(unit)
@@ -619,7 +631,8 @@ class _Extractor:
                 continue
             anchor_path = None
             target_part = seg
-            after = _AFTER.search(seg)
+            after = _AFTER.search(seg) or (_AT_END.search(seg) if action == "SUPPLEMENTS"
+                                           else None)
             anchors: list[str] = []
             holder: list[tuple[str, str]] | None = None
             if after:
@@ -647,6 +660,11 @@ class _Extractor:
                 # "mục 192 thuộc Phụ lục IV …", "Bãi bỏ Mẫu số 03/LCHS Phụ lục II": the annex
                 targets = [f"PL{roman_to_int(m.group(1)) or m.group(1)}" for m in
                            _ANNEX_TARGET.finditer(target_part)][:1]
+            if not targets and anchors and action == "SUPPLEMENTS" and after is not None \
+                    and _LEAD_ONLY.search(target_part) and "trước" in after.group(0).lower() \
+                    and self._lead_before(anchors, seg_quotes, unit, source, target_doc,
+                                          head, effective):
+                continue
             if not targets and anchors and action == "SUPPLEMENTS":
                 # "Bổ sung vào cuối khoản 2 Điều 7 nội dung như sau: …": new text in that unit;
                 # at its end, one quoted text: an edit that appends it (derive_phrase_versions)
@@ -716,6 +734,26 @@ class _Extractor:
             return None
         used.add(0)
         return parent, frag
+
+    def _lead_before(self, anchors: list[str], seg_quotes: list[str], unit: Unit, source: str,
+                     target_doc: str, head: str, effective: date | None) -> bool:
+        """``Bổ sung đoạn mở đầu vào trước khoản 1 Điều 51 như sau: “…”``: opening words for the
+        unit that holds the part named, before it (a version of scope ``lead``); False when the
+        instruction does not name one part or quote one text."""
+        text = _one_quote(seg_quotes, unit)
+        if len(anchors) != 1 or "." not in anchors[0] or text is None:
+            return False
+        holder = anchors[0].rsplit(".", 1)[0]
+        target_id = f"{target_doc}:{holder}"
+        self.add(Relation(source, target_id, "AMENDS", "amend_instruction", head[:500],
+                          effective))
+        self._scoped_version(NewUnit(
+            id=version_id(target_id, self.doc_id), doc_id=target_doc, level=_level_of(holder),
+            number=holder.split(".")[-1].lstrip("DK"), path=holder, text=text,
+            valid_from=effective, by_doc=self.doc_id, kind="version", target_id=target_id,
+            not_before=self.doc.meta.issue_date, own_text=text, line=unit.line,
+            date_from_doc=self._date_doc, scope="lead"))
+        return True
 
     def _sub_unit_change(self, unit: Unit, source: str, target_doc: str, targets: list[str],
                          named: str, action: str, head: str, effective: date | None) -> None:
@@ -788,6 +826,15 @@ class _Extractor:
                       for x in _PHRASE_ACTION_SPLIT.split(part) if x.strip(" ,")]
             for piece, piece_quotes in zip(pieces, _segment_quotes(masked, quotes, pieces),
                                            strict=True):
+                if re.match(r"bổ\s+sung\b", piece, re.IGNORECASE) and len(piece_quotes) == 1 \
+                        and (_AT_END.search(piece) or re.search(r"\bvào\s+(?:đoạn\s+)?cuối\b",
+                                                                 piece, re.IGNORECASE)):
+                    # "Bổ sung nội dung: “…” tại đoạn cuối tiết b1 điểm b.": a text added at
+                    # the end of the unit the line above names
+                    self.add(Relation(source, target, "AMENDS", "text_addition",
+                                      f"{head} — {_unmask(piece, piece_quotes)}"[:500], effective,
+                                      edits=[APPEND_AT_END, piece_quotes[0].strip()]))
+                    continue
                 action = self._action(piece)
                 if action == "TEXTUAL":
                     edits = phrase_edits(piece, piece_quotes)

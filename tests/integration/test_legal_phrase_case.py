@@ -33,7 +33,12 @@ NGHỊ ĐỊNH QUY ĐỊNH CHI TIẾT LUẬT HẢI QUAN MẪU
 2. Trách nhiệm của Tổng cục Hải quan:
 a) Từ chối hồ sơ không đủ điều kiện;
 b) Thông báo kết quả.
-Điều 4. Hiệu lực
+Điều 4. Thủ tục
+1. Hồ sơ gồm tờ khai.
+2. Thời hạn giải quyết:
+a) Cấp mới trong 10 ngày;
+b) Cấp lại trong 05 ngày.
+Điều 5. Hiệu lực
 Nghị định này có hiệu lực thi hành từ ngày 15 tháng 3 năm 2015.
 """
 
@@ -95,6 +100,12 @@ thông tin.”
 3. Bổ sung vào cuối khoản 1 Điều 1 nội dung như sau:
 “và Danh mục của Tổ chức Hải quan thế giới”.
 4. Bổ sung nội dung: “Thời hạn là 05 ngày.” vào cuối khoản 2 Điều 3.
+5. Bổ sung nội dung: “và bản sao giấy tờ tùy thân” tại cuối khoản 1 Điều 4.
+6. Sửa đổi, bổ sung một số điểm của khoản 2 Điều 4 như sau:
+a) Sửa đổi, bổ sung điểm a như sau:
+Bổ sung nội dung: “, kể từ ngày nhận đủ hồ sơ” tại đoạn cuối điểm a.
+7. Bổ sung đoạn mở đầu vào trước khoản 1 Điều 2 như sau:
+“Việc điều chỉnh quy hoạch thực hiện như sau:”.
 Điều 2. Hiệu lực
 Nghị định này có hiệu lực thi hành từ ngày 06 tháng 11 năm 2025.
 """
@@ -102,8 +113,11 @@ Nghị định này có hiệu lực thi hành từ ngày 06 tháng 11 năm 2025
 
 def test_a_text_added_at_the_end_of_a_unit(runner: Neo4jRunner, tmp_path: Path) -> None:
     """"Bổ sung nội dung: “…” vào cuối khoản 3 Điều 31", "Bổ sung vào cuối khoản 3 Điều 48 nội
-    dung: “; …”" (291/2025/NĐ-CP on 103/2024/NĐ-CP): the text is added to the clause's wording;
-    a clause with points is left as it was and said to be changed without its new wording."""
+    dung: “; …”", "… tại cuối khoản 8", "Bổ sung nội dung: “…” tại đoạn cuối tiết b1 điểm b"
+    under "Sửa đổi, bổ sung tiết b1 điểm b như sau:" (291/2025/NĐ-CP on 103/2024/NĐ-CP): the
+    text is added to the unit's wording; a clause with points is left as it was and said to be
+    changed without its new wording. "Bổ sung đoạn mở đầu vào trước khoản 1 Điều 51 như sau:
+    “…”" (61/2020/QH14 on 66/2014/QH13) gives the article opening words."""
     load_texts(runner, tmp_path, {"08.txt": BASE, "291.txt": ADDER})
     units = {u.id.split(":")[1]: u for u in consolidate(runner, "08/2015/NĐ-MAU",
                                                         date(2026, 1, 1)).units}
@@ -125,6 +139,12 @@ def test_a_text_added_at_the_end_of_a_unit(runner: Neo4jRunner, tmp_path: Path) 
                                                        as_of="2026-01-01")
     assert not ctx.items[0].applicable
     assert "chưa trích xuất được nội dung mới" in ctx.items[0].validity_note
+    assert units["D4.K1"].text == "1. Hồ sơ gồm tờ khai và bản sao giấy tờ tùy thân."
+    assert units["D4.K2.a"].text == "a) Cấp mới trong 10 ngày, kể từ ngày nhận đủ hồ sơ;"
+    assert units["D4.K2.b"].text == "b) Cấp lại trong 05 ngày."
+    # opening words put before the first clause; the clauses stay
+    assert "Việc điều chỉnh quy hoạch thực hiện như sau:" in units["D2"].text
+    assert units["D2"].state == "amended" and units["D2.K2"].state == "original"
     # trace serves the clause's new wording as the one in force
     served = LegalRetriever(runner, HashEmbedder()).trace(["08/2015/NĐ-MAU:D2.K1"],
                                                           as_of="2026-01-01")

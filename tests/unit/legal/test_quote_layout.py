@@ -143,8 +143,13 @@ def test_only_a_lower_case_line_continues_a_name() -> None:
              (4, "tranh một cách đáng kể"),
              (5, "a) điểm thứ nhất;"),
              (6, "Điều 9. Sửa đổi, bổ sung một số điều của Luật"),
-             (7, "đất đai như sau:")]
+             (7, "đất đai như sau:"),
+             (8, "10. Điều 17 được sửa đổi, bổ sung như sau: “Điều 17. Địa điểm làm thủ tục hải "
+                 "quan"),
+             (9, "Địa điểm làm thủ tục hải quan là trụ sở Chi cục Hải quan.”")]
     out = [t for _, t in repair_layout(lines)]
+    # a quoted article's name and its first line, which opens with "Đ" (upper case)
+    assert "“Điều 17. Địa điểm làm thủ tục hải quan" in out
     assert out[0] == "Điều 7. Cơ cấu tổ chức của Ủy ban nhân dân phường"  # "Ủ" is upper case
     assert "Điều 8. Đánh giá tác động hạn chế cạnh tranh một cách đáng kể" in out
     assert "a) điểm thứ nhất;" in out  # a point is never part of a name
