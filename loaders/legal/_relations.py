@@ -670,6 +670,14 @@ class _Extractor:
                 # at its end, one quoted text: an edit that appends it (derive_phrase_versions)
                 added = _appended_text(after.group(0) if after else "", anchors, seg_quotes,
                                        unit)
+                if series and added:
+                    # "Thay thế cụm từ “A” thành “B”; bổ sung nội dung: “…” tại cuối khoản 8":
+                    # the phrase edit before, which names no place, is made in that unit too
+                    for path in anchors:
+                        self.add(Relation(source, f"{target_doc}:{path}", "AMENDS",
+                                          "textual_substitution", head[:500], effective,
+                                          edits=simultaneous(series)))
+                    series = []
                 for path in anchors:
                     self.add(Relation(source, f"{target_doc}:{path}", "AMENDS",
                                       "text_addition", head[:500], effective,
@@ -715,6 +723,10 @@ class _Extractor:
                     # the article's name only; its quoted parts are the other targets' wordings
                     fragments.extend(frag.children)
                 self._new_units(frag, target_doc, path, action, effective, anchor_path, scope)
+        if series:
+            self.doc.warnings.append(Problem(self.doc.meta.source_file, unit.line, (
+                f"{source}: a phrase edit names no place it is made in (“{series[0]}” → "
+                f"“{series[1]}”): not applied")))
         return True
 
     def _quoted_holder(self, action: str, targets: list[str], fragments: list[Unit],

@@ -106,6 +106,7 @@ a) Sửa đổi, bổ sung điểm a như sau:
 Bổ sung nội dung: “, kể từ ngày nhận đủ hồ sơ” tại đoạn cuối điểm a.
 7. Bổ sung đoạn mở đầu vào trước khoản 1 Điều 2 như sau:
 “Việc điều chỉnh quy hoạch thực hiện như sau:”.
+8. Thay thế cụm từ “05 ngày” thành “03 ngày làm việc”; bổ sung nội dung: “, kể từ ngày nhận đủ hồ sơ” tại cuối điểm b khoản 2 Điều 4.
 Điều 2. Hiệu lực
 Nghị định này có hiệu lực thi hành từ ngày 06 tháng 11 năm 2025.
 """
@@ -141,7 +142,8 @@ def test_a_text_added_at_the_end_of_a_unit(runner: Neo4jRunner, tmp_path: Path) 
     assert "chưa trích xuất được nội dung mới" in ctx.items[0].validity_note
     assert units["D4.K1"].text == "1. Hồ sơ gồm tờ khai và bản sao giấy tờ tùy thân."
     assert units["D4.K2.a"].text == "a) Cấp mới trong 10 ngày, kể từ ngày nhận đủ hồ sơ;"
-    assert units["D4.K2.b"].text == "b) Cấp lại trong 05 ngày."
+    # a phrase edit that names no place, then a text added at the end of a unit: both there
+    assert units["D4.K2.b"].text == "b) Cấp lại trong 03 ngày làm việc, kể từ ngày nhận đủ hồ sơ."
     # opening words put before the first clause; the clauses stay
     assert "Việc điều chỉnh quy hoạch thực hiện như sau:" in units["D2"].text
     assert units["D2"].state == "amended" and units["D2.K2"].state == "original"
