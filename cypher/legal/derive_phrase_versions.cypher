@@ -166,10 +166,12 @@ WITH u, ops, i, op, coalesce(base.text, u.text) AS base_text,
 WITH u, op, base_text, base_day,
   [j IN range(0, i - 1) WHERE base_day IS NULL OR ops[j].day > base_day | ops[j]] AS earlier
 WHERE base_day IS NULL OR op.day > base_day
-// a text added at the end: one that goes on the sentence (opening with ';' or ',' or in lower
-// case) before the unit's final '.' or ';', which then ends it; a sentence of its own after it
-WITH u, op, base_day, reduce(t = base_text, o IN earlier |
-    reduce(t2 = t, e IN o.edits | CASE
+// the wordings after each edit in turn, from the base: the earlier ones, then this one (before:
+// the wording it applies to, after: the result). A text added at the end goes on the sentence
+// (opening with ';' or ',' or in lower case) before the unit's final '.' or ';', which then
+// ends it; else it is a sentence of its own after it.
+WITH u, op, base_day, reduce(acc = [base_text], o IN earlier + [op] | acc + [
+    reduce(t2 = last(acc), e IN o.edits | CASE
       WHEN e[0] = '\uE002' THEN CASE
         WHEN left(e[1], 1) IN [';', ','] OR left(e[1], 1) <> toUpper(left(e[1], 1))
         THEN CASE WHEN right(trim(t2), 1) IN ['.', ';'] THEN left(trim(t2), size(trim(t2)) - 1)
@@ -179,18 +181,8 @@ WITH u, op, base_day, reduce(t = base_text, o IN earlier |
         ELSE trim(t2) + ' ' + e[1] + CASE WHEN right(trim(t2), 1) = '.'
           AND NOT right(e[1], 1) IN ['.', ';', ':'] THEN '.' ELSE '' END END
       WHEN t2 CONTAINS e[0] OR NOT t2 CONTAINS e[2]
-      THEN replace(t2, e[0], e[1]) ELSE replace(t2, e[2], e[3]) END)) AS before
-WITH u, op, base_day, before, reduce(t2 = before, e IN op.edits | CASE
-      WHEN e[0] = '\uE002' THEN CASE
-        WHEN left(e[1], 1) IN [';', ','] OR left(e[1], 1) <> toUpper(left(e[1], 1))
-        THEN CASE WHEN right(trim(t2), 1) IN ['.', ';'] THEN left(trim(t2), size(trim(t2)) - 1)
-            ELSE trim(t2) END + CASE WHEN left(e[1], 1) IN [';', ','] THEN '' ELSE ' ' END + e[1]
-          + CASE WHEN right(trim(t2), 1) IN ['.', ';'] AND NOT right(e[1], 1) IN ['.', ';', ':']
-            THEN right(trim(t2), 1) ELSE '' END
-        ELSE trim(t2) + ' ' + e[1] + CASE WHEN right(trim(t2), 1) = '.'
-          AND NOT right(e[1], 1) IN ['.', ';', ':'] THEN '.' ELSE '' END END
-      WHEN t2 CONTAINS e[0] OR NOT t2 CONTAINS e[2]
-      THEN replace(t2, e[0], e[1]) ELSE replace(t2, e[2], e[3]) END) AS after
+      THEN replace(t2, e[0], e[1]) ELSE replace(t2, e[2], e[3]) END)]) AS texts
+WITH u, op, base_day, texts[-2] AS before, texts[-1] AS after
 WHERE before IS NOT NULL AND after <> before
 WITH u, op, base_day, after, u.id + '@' + op.by AS vid
 OPTIONAL MATCH (clash:LegalNode {id: vid})
