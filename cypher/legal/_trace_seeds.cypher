@@ -97,7 +97,8 @@ WITH seed_rank, s, base, bd, doc_replaced, events, cycles,
     AND NOT (base.supplemented_by IS NOT NULL AND base.valid_from IS NOT NULL
       AND base.valid_from <= $as_of AND e.effective IS NOT NULL
       AND e.effective < base.valid_from)] AS in_force
-// The latest in-force change decides (the unit's own change, then deeper chains, win ties); REPEALS
+// The latest in-force change decides (the unit's own change, then deeper chains, win ties; then a
+// repeal, then the amending unit's id, so that the same graph always gives the same answer); REPEALS
 // means no wording applies; SUPPLEMENTS only dates an inserted unit (its valid_from), unless the
 // inserting document wrote a version of the unit (a unit the amended text already holds, though
 // a later document inserts it: that document's wording applies from its date).
@@ -107,7 +108,11 @@ WITH seed_rank, s, base, bd, doc_replaced, events, cycles, in_force,
       OR coalesce(e.effective, date('0001-01-01')) > coalesce(best.effective, date('0001-01-01'))
       OR (coalesce(e.effective, date('0001-01-01')) = coalesce(best.effective, date('0001-01-01'))
           AND (e.scope = 'self' AND best.scope <> 'self'
-            OR e.scope = best.scope AND e.depth > best.depth))
+            OR e.scope = best.scope AND e.depth > best.depth
+            OR e.scope = best.scope AND e.depth = best.depth
+              AND (e.kind = 'REPEALS' AND best.kind <> 'REPEALS'
+                OR (e.kind = 'REPEALS') = (best.kind = 'REPEALS')
+                  AND coalesce(last(e.steps).source_id, '') < coalesce(last(best.steps).source_id, ''))))
     THEN e ELSE best END) AS decisive
 WITH seed_rank, s, base, bd, doc_replaced, events, cycles, decisive,
   CASE WHEN coalesce(base.valid_from_unknown, false) AND base.valid_from IS NULL
