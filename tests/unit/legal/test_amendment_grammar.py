@@ -9,7 +9,8 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from hopgraph.loaders.legal import ParsedDocument, parse_inputs
+from hopgraph.loaders.legal import ParsedDocument
+from tests.unit.legal._texts import parse_texts
 
 AMENDED = """LUẬT
 CỘNG HÒA XÃ HỘI CHỦ NGHĨA VIỆT NAM
@@ -56,18 +57,6 @@ Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2013.
 """
 
 
-def _load(tmp_path: Path, **texts: str) -> dict[str, ParsedDocument]:
-    paths = []
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    for name, text in texts.items():
-        path = tmp_path / f"{name}.txt"
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    docs, problems, _ = parse_inputs(paths)
-    assert not problems, problems
-    return {d.meta.doc_id: d for d in docs}
-
-
 def _edges(doc: ParsedDocument, prefix: str = "10/2010/QH12:") -> set[tuple[str, str]]:
     return {(r.type, r.target.removeprefix(prefix)) for r in doc.relations
             if r.type in ("AMENDS", "SUPPLEMENTS", "REPEALS", "REPLACES")
@@ -89,7 +78,7 @@ def test_amended_law_named_by_title_only_is_found_among_the_documents_loaded(
             "2. Bãi bỏ khoản 3 Điều 2.\n"
             "Điều 2. Hiệu lực thi hành\n"
             "Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    docs = _load(tmp_path, a=AMENDED, b=_amending(body))
+    docs = parse_texts(tmp_path, a=AMENDED, b=_amending(body))
     doc = docs["30/2015/QH13"]
     assert _edges(doc) == {("AMENDS", "D5.K2"), ("REPEALS", "D2.K3")}
     (version,) = [n for n in doc.new_units if n.kind == "version"]
@@ -104,9 +93,9 @@ def test_title_with_year_and_number_stated_in_the_preamble(tmp_path: Path) -> No
             "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
     preamble = ("Quốc hội ban hành Luật sửa đổi, bổ sung một số điều của Luật Thủy lợi mẫu số "
                 "10/2010/QH12.")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body, preamble=preamble))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body, preamble=preamble))["30/2015/QH13"]
     assert _edges(doc) == {("AMENDS", "D4.K1")}
-    alone = _load(tmp_path / "alone", b=_amending(body))  # amended law not loaded, no number
+    alone = parse_texts(tmp_path / "alone", b=_amending(body))  # amended law not loaded, no number
     assert not _edges(alone["30/2015/QH13"])
 
 
@@ -118,7 +107,7 @@ def test_omnibus_law_attributes_each_article_to_the_law_its_heading_names(
             "1. Bãi bỏ khoản 2 Điều 2.\n"
             "2. Sửa đổi Điều 3 như sau:\n“Điều 3. Bảo vệ đê điều\nBảo vệ và tu bổ đê.”.\n"
             "Điều 3. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    docs = _load(tmp_path, a=AMENDED, o=OTHER, b=_amending(
+    docs = parse_texts(tmp_path, a=AMENDED, o=OTHER, b=_amending(
         body, title="LUẬT SỬA ĐỔI, BỔ SUNG MỘT SỐ ĐIỀU CỦA LUẬT THỦY LỢI MẪU VÀ LUẬT ĐÊ ĐIỀU MẪU"))
     doc = docs["30/2015/QH13"]
     assert _edges(doc) == {("REPEALS", "D3.K2")}
@@ -130,7 +119,7 @@ def test_target_lists_keep_their_verb_and_phrase_items(tmp_path: Path) -> None:
             "1. Bãi bỏ Điều 1; khoản 3 Điều 2; cụm từ “an toàn” tại khoản 1 Điều 3; Điều 4.\n"
             "2. Thay thế cụm từ “Điều 5” bằng cụm từ “Điều 6” tại khoản 1 Điều 5.\n"
             "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     assert _edges(doc) == {("REPEALS", "D1"), ("REPEALS", "D2.K3"), ("AMENDS", "D3.K1"),
                            ("REPEALS", "D4"), ("AMENDS", "D5.K1")}
     methods = {r.target.split(":")[1]: r.method for r in doc.relations if r.type == "AMENDS"}
@@ -145,7 +134,7 @@ def test_dash_bullets_and_text_added_at_the_end_of_a_unit(tmp_path: Path) -> Non
             "2. Bổ sung vào cuối khoản 2 Điều 4 nội dung như sau:\n"
             "“và cộng đồng dân cư”.\n"
             "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     assert _edges(doc) == {("AMENDS", "D2.K1"), ("AMENDS", "D2.K3"), ("AMENDS", "D4.K2")}
 
 
@@ -156,7 +145,7 @@ def test_relative_sub_instructions_under_some_points_and_clauses_of_an_article(
             "a) Sửa đổi điểm b khoản 2 như sau:\n“b) Không lãng phí nước.”;\n"
             "b) Bổ sung khoản 3 vào sau khoản 2 như sau:\n“3. Công khai.”.\n"
             "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     assert _edges(doc) == {("AMENDS", "D3.K2.b"), ("SUPPLEMENTS", "D3.K3")}
     inserted = [n for n in doc.new_units if n.kind == "inserted"]
     assert [n.id for n in inserted] == ["10/2010/QH12:D3.K3"]
@@ -166,7 +155,7 @@ def test_section_and_chapter_targets(tmp_path: Path) -> None:
     body = ("Điều 1. Sửa đổi Luật Thủy lợi mẫu số 10/2010/QH12\n"
             "1. Sửa đổi, bổ sung tên Mục 1 Chương I như sau:\n“Mục 1. PHẠM VI VÀ ĐỐI TƯỢNG”.\n"
             "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     assert _edges(doc) == {("AMENDS", "C1.M1")}
 
 
@@ -175,7 +164,7 @@ def test_quoted_wording_is_data_never_a_target(tmp_path: Path) -> None:
             "1. Sửa đổi khoản 1 Điều 5 như sau: “1. Quy hoạch theo Điều 2 và khoản 1 Điều 3.”\n"
             "2. Bổ sung cụm từ “theo Điều 4” vào sau cụm từ “thủy lợi” tại Điều 1.\n"
             "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     assert _edges(doc) == {("AMENDS", "D5.K1"), ("AMENDS", "D1")}
     (version,) = [n for n in doc.new_units if n.kind == "version"]
     assert version.text.startswith("1. Quy hoạch theo Điều 2")  # the quote opened on its line
@@ -191,7 +180,7 @@ def test_irregular_lines_cost_a_warning_not_the_rest_of_the_document(tmp_path: P
             "3. Bãi bỏ khoản 2 Điều 4.\n"
             "Điều 2 Hiệu lực thi hành\n"            # an article heading without its full stop
             "Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     assert [u.path for u in doc.units if u.level == "Article"] == ["D1", "D2"]
     assert ("REPEALS", "D4.K2") in _edges(doc) and ("AMENDS", "D4.K1") in _edges(doc)
     assert doc.meta.effective_date == date(2015, 7, 1)
@@ -208,7 +197,7 @@ def test_portal_layout_with_a_name_prefix_reads_as_plain_text(tmp_path: Path) ->
             "Điều 2 - Luật thủy lợi mẫu 2010 như sau:\n“2. Kênh là kênh dẫn nước thủy lợi.”.\n"
             "Luật sửa đổi 2015. Điều 2. Hiệu lực\n"
             "Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    docs = _load(tmp_path, a=portal, b=_amending(body))
+    docs = parse_texts(tmp_path, a=portal, b=_amending(body))
     assert [u.path for u in docs["10/2010/QH12"].units if u.level == "Article"] == [
         f"D{i}" for i in range(1, 7)]
     assert _edges(docs["30/2015/QH13"]) == {("AMENDS", "D2.K2")}
@@ -221,11 +210,11 @@ def test_effect_exceptions_and_unknown_dates(tmp_path: Path) -> None:
             "Điều 2. Hiệu lực thi hành\n"
             "Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n"
             "Riêng khoản 2 Điều 1 Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2016.\n")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     dates = {n.target_id: n.valid_from for n in doc.new_units}
     assert dates == {"10/2010/QH12:D4.K1": date(2015, 7, 1),
                      "10/2010/QH12:D4.K2": date(2016, 1, 1)}
-    undated = _load(tmp_path / "u", a=AMENDED, b=_amending(body.split("Điều 2.")[0]))
+    undated = parse_texts(tmp_path / "u", a=AMENDED, b=_amending(body.split("Điều 2.")[0]))
     (first, _) = undated["30/2015/QH13"].new_units
     assert first.valid_from is None and first.not_before == date(2015, 3, 10)
 
@@ -234,7 +223,7 @@ def test_a_mistyped_number_yields_to_the_title_of_a_known_document(tmp_path: Pat
     body = ("Điều 1. Sửa đổi, bổ sung một số điều của Luật Thủy lợi mẫu số 10/2010/QH11\n"
             "1. Bãi bỏ khoản 2 Điều 4.\n"
             "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     assert _edges(doc) == {("REPEALS", "D4.K2")}
 
 
@@ -245,7 +234,7 @@ def test_an_annex_form_with_its_own_articles_stays_inside_the_annex(tmp_path: Pa
             "PHỤ LỤC I\nMẪU HỢP ĐỒNG\n"
             "Điều 1. Đối tượng của hợp đồng\nNội dung.\nĐiều 2. Giá\nNội dung.\n"
             "Điều 3. Điều khoản chung\nNội dung.\n")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     assert [u.path for u in doc.units if u.level == "Article"] == ["D1", "D2"]
     (annex,) = [u for u in doc.units if u.level == "Annex"]
     assert "Điều 3. Điều khoản chung" in annex.text
@@ -261,7 +250,7 @@ def test_two_instructions_giving_one_unit_new_wording_skip_the_second_only(
             "2. Sửa đổi khoản 1 Điều 4 như sau:\n“1. Nhà nước đầu tư có trọng điểm.”.\n"
             "3. Bãi bỏ khoản 2 Điều 4.\n"
             "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     plan = plan_document(doc, lambda t: t)
     versions = [r for r in plan.units if r["version"]]
     assert [r["props"]["text"] for r in versions] == ["1. Nhà nước đầu tư."]
@@ -274,7 +263,7 @@ def test_renumbering_is_an_amendment_of_the_renumbered_unit(tmp_path: Path) -> N
             "1. Khoản 2 Điều 4 được đánh số thành khoản 3 Điều 4.\n"
             "2. Đánh số lại Điều 5 thành Điều 5a.\n"
             "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     assert _edges(doc) == {("AMENDS", "D4.K2"), ("AMENDS", "D5")}
     assert {r.method for r in doc.relations if r.type == "AMENDS"} == {"renumbering"}
 
@@ -289,7 +278,7 @@ def test_places_listed_under_a_phrase_edit_of_several_laws(tmp_path: Path) -> No
             "theo Luật số 11/2011/QH12;\n"
             "b) Khoản\n2 Điều 2 của Luật Đê điều và thủy lợi mẫu số 20/2012/QH13.\n"
             "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    doc = _load(tmp_path, a=AMENDED, o=other, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, o=other, b=_amending(body))["30/2015/QH13"]
     assert _edges(doc) == {("AMENDS", "D4.K1")}
     assert _edges(doc, "20/2012/QH13:") == {("AMENDS", "D2.K2")}
     assert {r.method for r in doc.relations
@@ -306,7 +295,7 @@ def test_a_phrase_edit_written_in_the_passive(tmp_path: Path) -> None:
             "1. Cụm từ “hồ” tại khoản 3 Điều 2 được thay thế bằng cụm từ “hồ chứa”.\n"
             "2. Cụm từ “tư nhân” tại khoản 2 Điều 4 và Điều 5 được bỏ.\n"
             "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n")
-    doc = _load(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(body))["30/2015/QH13"]
     methods = {r.target.split(":")[1]: r.method for r in doc.relations if r.type == "AMENDS"}
     assert methods == {"D2.K3": "textual_substitution", "D4.K2": "phrase_removal",
                        "D5": "phrase_removal"}

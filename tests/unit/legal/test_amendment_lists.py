@@ -16,7 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from hopgraph.loaders.legal import ParsedDocument
-from tests.unit.legal.test_amendment_grammar import AMENDED, _amending, _edges, _load
+from tests.unit.legal._texts import parse_texts
+from tests.unit.legal.test_amendment_grammar import AMENDED, _amending, _edges
 
 EFFECT = "Điều 2. Hiệu lực\nLuật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.\n"
 
@@ -28,7 +29,7 @@ def _apply(edits: list[str], text: str) -> str:
 
 
 def _doc(tmp_path: Path, body: str) -> ParsedDocument:
-    return _load(tmp_path, a=AMENDED, b=_amending(
+    return parse_texts(tmp_path, a=AMENDED, b=_amending(
         "Điều 1. Sửa đổi Luật Thủy lợi mẫu số 10/2010/QH12\n" + body + EFFECT))["30/2015/QH13"]
 
 
@@ -130,7 +131,7 @@ def test_an_instruction_under_an_article_heading_keeps_its_quote(tmp_path: Path)
     # ("Điều 140. Sửa đổi, bổ sung Điều 4 của Luật …⏎Sửa đổi, bổ sung Điều 4 của Luật … như
     # sau:⏎“Điều 4. …”"); the instruction line was read as a body line under itself, and the
     # article amended without a wording
-    doc = _load(tmp_path, a=AMENDED, b=_amending(
+    doc = parse_texts(tmp_path, a=AMENDED, b=_amending(
         "Điều 1. Sửa đổi, bổ sung Điều 4 của Luật Thủy lợi mẫu\n"
         "Sửa đổi, bổ sung Điều 4 của Luật Thủy lợi mẫu số 10/2010/QH12 như sau:\n"
         "“Điều 4. Chính sách mới\n1. Nhà nước đầu tư công.\n2. Khuyến khích mọi thành phần.”\n"

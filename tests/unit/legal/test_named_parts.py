@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hopgraph.loaders.legal import ParsedDocument, parse_inputs
+from hopgraph.loaders.legal import ParsedDocument
+from tests.unit.legal._texts import parse_texts
 
 BASE = """LUẬT
 Luật số: 12/2012/QH13
@@ -35,14 +36,7 @@ def _amending(body: str) -> str:
 
 
 def _parse(tmp_path: Path, body: str) -> ParsedDocument:
-    paths = []
-    for name, text in (("base", BASE), ("amending", _amending(body))):
-        path = tmp_path / f"{name}.txt"
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    docs, problems, _ = parse_inputs(paths)
-    assert not problems, problems
-    amending = next(d for d in docs if d.meta.doc_id == "40/2016/QH14")
+    amending = parse_texts(tmp_path, base=BASE, amending=_amending(body))["40/2016/QH14"]
     assert not [w for w in amending.warnings if "second new wording" in str(w)]
     return amending
 
@@ -125,11 +119,8 @@ b) Sửa đổi, bổ sung khoản 2 như sau:
 def test_a_first_point_glued_to_the_opening_words(tmp_path: Path) -> None:
     text = BASE.replace("Sổ nhật ký khai thác gồm các nội dung sau đây:\n1. Tên tàu.",
                         "1. Sổ nhật ký gồm: a) Tên tàu;\nb) Tên thuyền trưởng.")
-    path = tmp_path / "glued.txt"
-    path.write_text(text, encoding="utf-8")
-    docs, problems, _ = parse_inputs([path])
-    assert not problems
-    units = {u.path: u.own_text for u in docs[0].units}
+    glued = parse_texts(tmp_path, glued=text)["12/2012/QH13"]
+    units = {u.path: u.own_text for u in glued.units}
     assert units["D3.K1"] == "1. Sổ nhật ký gồm:"
     assert units["D3.K1.a"] == "a) Tên tàu;" and units["D3.K1.b"] == "b) Tên thuyền trưởng."
 
@@ -144,9 +135,8 @@ def test_the_article_word_alone_on_a_line(tmp_path: Path) -> None:
     new = _new(doc)
     assert new["D2"] == ("version", "title", "Điều 2. Giấy phép khai thác thủy sản")
     assert new["D2.K1"] == ("version", None, "1. Tàu cá phải có giấy phép khai thác thủy sản.")
-    path = tmp_path / "word.txt"
-    path.write_text(BASE.replace("Điều 3. Sổ nhật ký", "Điều\n3. Sổ nhật ký"), encoding="utf-8")
-    docs, problems, _ = parse_inputs([path])
-    assert not problems and not docs[0].warnings
-    units = {u.path: u for u in docs[0].units}
+    alone = parse_texts(tmp_path / "word", word=BASE.replace("Điều 3. Sổ nhật ký",
+                                                               "Điều\n3. Sổ nhật ký"))
+    assert not alone["12/2012/QH13"].warnings
+    units = {u.path: u for u in alone["12/2012/QH13"].units}
     assert units["D3"].heading == "Sổ nhật ký" and "D3.K2" in units and "D2.K3" not in units

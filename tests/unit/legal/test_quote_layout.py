@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hopgraph.loaders.legal import ParsedDocument, parse_inputs
+from hopgraph.loaders.legal import ParsedDocument
 from hopgraph.loaders.legal._layout import repair_layout
+from tests.unit.legal._texts import parse_texts
 
 AMENDED = """LUẬT
 Luật số: 10/2010/QH12
@@ -53,14 +54,7 @@ def _amending(body: str) -> str:
 
 
 def _load(tmp_path: Path, body: str) -> tuple[ParsedDocument, ParsedDocument]:
-    paths = []
-    for name, text in (("a", AMENDED), ("b", _amending(body))):
-        path = tmp_path / f"{name}.txt"
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    docs, problems, _ = parse_inputs(paths)
-    assert not problems, problems
-    by = {d.meta.doc_id: d for d in docs}
+    by = parse_texts(tmp_path, a=AMENDED, b=_amending(body))
     return by["10/2010/QH12"], by["30/2015/QH13"]
 
 
@@ -82,16 +76,10 @@ def test_the_wording_closes_before_the_next_article_without_a_name(tmp_path: Pat
     body = ('1. Điều 4 được sửa đổi, bổ sung như sau: "Điều 4. Hồ sơ hoàn thuế\n'
             '1. Văn bản đề nghị hoàn thuế."Điều 2.\n'
             "Luật này có hiệu lực thi hành từ ngày 01 tháng 7 năm 2015.")
-    paths = []
-    for name, text in (("a", AMENDED), ("b", "LUẬT\nLuật số: 30/2015/QH13\nHà Nội, ngày 10 "
-                                             "tháng 3 năm 2015\nLUẬT SỬA ĐỔI LUẬT THUẾ MẪU\n"
-                                             "Điều 1. Sửa đổi Luật thuế mẫu số 10/2010/QH12\n"
-                                             + body + "\n")):
-        (tmp_path / f"{name}.txt").write_text(text, encoding="utf-8")
-        paths.append(tmp_path / f"{name}.txt")
-    docs, problems, _ = parse_inputs(paths)
-    assert not problems, problems
-    doc = {d.meta.doc_id: d for d in docs}["30/2015/QH13"]
+    amending = ("LUẬT\nLuật số: 30/2015/QH13\nHà Nội, ngày 10 tháng 3 năm 2015\n"
+                "LUẬT SỬA ĐỔI LUẬT THUẾ MẪU\nĐiều 1. Sửa đổi Luật thuế mẫu số 10/2010/QH12\n"
+                f"{body}\n")
+    doc = parse_texts(tmp_path, a=AMENDED, b=amending)["30/2015/QH13"]
     assert _wordings(doc)["D4"].endswith("1. Văn bản đề nghị hoàn thuế.")
     assert [u.path for u in doc.units if u.level == "Article"] == ["D1", "D2"]
 
