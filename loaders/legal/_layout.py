@@ -11,8 +11,9 @@ Real copies of legal texts put units on lines in ways the markers' line-start ru
 - **a first point glued to its clause's opening words** (``Ủy ban nhân dân cấp huyện: a) Xác
   nhận …`` with ``b) …`` on the next line) is put on a line of its own;
 - **an instruction broken over two lines** (``1. Bổ sung các khoản 4, 5 và 6 vào`` /
-  ``Điều 4 như sau:``) is joined: a line that cannot start a unit (it opens in lower case, or
-  with ``Điều N`` followed by a lower-case word) continues a line with no closing punctuation.
+  ``Điều 4 như sau:``) is joined: a line that opens in lower case, or with ``Điều`` (an article
+  marker too: a known over-reach, kept as it was), continues an instruction line with no closing
+  punctuation.
 
 Line numbers are kept (a split line's parts share its number), so messages still name the
 source line.
@@ -34,9 +35,15 @@ _PATH_POINT = re.compile(r"\.\s+Điểm\s+([a-zđ])\)?\.?\s+")
 _ARTICLE_HEAD = re.compile(r"^(Điều\s+\d{1,4}[a-zđ]?)\.")
 _QUOTE_ON_LINE = re.compile(r"(?:như\s+sau|sau\s+đây)\s*:\s*(?=[“\"«])", re.IGNORECASE)
 _CLOSED = re.compile(r"[.:;!?”\"’»)\]]\s*$")
-_CONTINUATION = re.compile(
-    r"^(?:[a-zà-ỹđ](?![\dđ]?\))|Điều\s+\d{1,4}[a-zđ]?\s+(?=[a-zà-ỹđ]|(?:Luật|Bộ\s+luật|Nghị\s+định"
-    r"|Thông\s+tư|Quyết\s+định|Nghị\s+quyết|Pháp\s+lệnh)\s))")
+_POINT_AFTER_FIRST = re.compile(r"^.[\dđ]?\)")
+
+
+def _opens_lower(text: str) -> bool:
+    """The line opens in lower case and is no point marker (``a)``, ``b1)``, ``dđ)``): a
+    capital Vietnamese letter (``Đ``, ``Ủ``, ``Ư``) is not lower case."""
+    return text[:1].islower() and not _POINT_AFTER_FIRST.match(text)
+
+
 _OPENS_UNIT = re.compile(r"^(?:\d{1,3}[a-zđ]?\.|[a-zđ]\d?\)|[-–+•])")
 
 
@@ -153,8 +160,10 @@ def _join_broken(lines: Lines) -> Lines:
             open_citation = _OPEN_CITATION_END.search(prev_text) is not None
             if prev_text and not _CLOSED.search(prev_text) and not prev_text.startswith(
                     ("“", '"')) and (_instruction_like(prev_text) or open_citation) and (
-                    (_CONTINUATION.match(text) and (text[:1].islower() or text.startswith(
-                        "Điều"))) or (
+                    # a line that opens in lower case, or with "Điều" (as the reader has
+                    # done since the character class that read "Đ" as lower case: the
+                    # instruction "… vào" ⏎ "Điều 4 như sau:", but also a line "Điều 5. …")
+                    _opens_lower(text) or text.startswith("Điều") or (
                         (open_citation or _OPEN_WORD_END.search(prev_text))
                         and not _STARTS_UNIT.match(text))):
                 out[-1] = (prev_line, f"{prev_text} {text}")
@@ -216,14 +225,13 @@ def _split_first_points(lines: Lines) -> Lines:
 # an article's name wrapped onto the next line, which opens in lower case and is no point
 # ("Điều 9. Tính tiền … quy định tại các⏎khoản 4, 5, 6 và 7 Điều 137 Luật Đất đai")
 _ARTICLE_NAME_LINE = re.compile(r"^[“\"]?Điều\s+\d{1,4}[a-zđ]?\.\s+\S")
-_POINT_START = re.compile(r"^[a-zđ]\d?\)")
 
 
 def _join_wrapped_names(lines: Lines) -> Lines:
     out: Lines = []
     for line, raw in lines:
         text = raw.strip()
-        if out and text[:1].islower() and not _POINT_START.match(text):
+        if out and _opens_lower(text):
             prev = out[-1][1].strip()
             if _ARTICLE_NAME_LINE.match(prev) and not _CLOSED.search(prev) and len(prev) <= 300 \
                     and not _instruction_like(prev.lstrip("“\"")):
