@@ -137,7 +137,8 @@ CALL () {
     RETURN u
   }
   WITH u, r, by, eff, nb, day,
-    u = t AND NOT EXISTS { MATCH (u)-[:CONTAINS]->(:LegalUnit) } AS leaf_target
+    CASE WHEN r.edits[0] = '\uE002' AND u = t
+      THEN NOT EXISTS { MATCH (u)-[:CONTAINS]->(:LegalUnit) } ELSE false END AS leaf_target
   ORDER BY day, by, elementId(r)
   // each edit as [old, new, Old, New]: the phrase as quoted, and with its first letter in upper
   // case, used where the unit holds only that form ("cụm từ “trường hợp”" at the start of a
